@@ -1,0 +1,21 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fluxview::app {
+
+struct GuiOptions {
+  std::string scenario;
+  std::vector<std::string> overrides;
+  std::optional<std::string> backend;
+  std::string precision = "double";
+  std::int64_t exit_after_frames = 0;  // 0: run until the window closes
+  std::string screenshot;              // saved after the last frame
+};
+
+// True where this build has the GUI and a display can be opened.
+bool gui_available(std::string* why_not);
+int gui_command(const GuiOptions& o);
+
+}  // namespace fluxview::app

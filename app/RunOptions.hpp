@@ -1,0 +1,46 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/core/Types.hpp"
+
+namespace fluxview::app {
+
+// Exit codes of the `fluxview` executable.
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitFailure = 1,      // a run-time failure (I/O, CUDA)
+  kExitBadInput = 2,     // bad scenario, key, value or flag
+  kExitUnstable = 3,     // NaN/Inf or negative density or pressure
+  kExitInterrupted = 130,
+};
+
+// What `fluxview run` and `fluxview bench` were asked, before the scenario resolves it.
+struct RunOptions {
+  std::string scenario;
+  std::vector<std::string> overrides;  // --set key=value, in order
+  std::optional<std::int64_t> steps;
+  std::optional<double> until;
+  std::optional<std::int64_t> every;
+  std::string output;  // empty: fluxview-out/<scenario>
+  std::optional<std::string> backend;
+  std::string precision = "double";
+  bool headless = false;
+  bool quiet = false;
+  std::vector<std::string> catalyst_scripts;
+  std::int64_t catalyst_every = 1;
+  // bench only
+  std::optional<std::int64_t> bench_steps;
+  std::int64_t warmup = 10;
+};
+
+// Picks the backend: as asked, or the GPU when one is there. Says which on stderr
+// when it chose. Throws ConfigError for an unknown name or cuda without a device.
+BackendKind choose_backend(const std::optional<std::string>& asked, bool quiet);
+Precision choose_precision(const std::string& asked);
+// "cpu (N threads)" or the CUDA device's description.
+std::string device_name(BackendKind b);
+
+}  // namespace fluxview::app

@@ -1,0 +1,92 @@
+# Finds what fluxview builds with. Required: toml++, CLI11, nlohmann-json, OpenMP.
+# Optional, each switched on when found: CUDA, GUI (GLFW, libepoxy, ImGui sources),
+# EGL (headless rendering), ParaView Catalyst, MPI, HDF5.
+
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(TOMLPP REQUIRED IMPORTED_TARGET tomlplusplus)
+find_package(CLI11 CONFIG REQUIRED)
+find_package(nlohmann_json 3.10 CONFIG REQUIRED)
+find_package(PNG REQUIRED)
+
+# --- CUDA -----------------------------------------------------------------
+set(FLUXVIEW_HAVE_CUDA OFF)
+set(FLUXVIEW_CUDA_SUMMARY "(not found)")
+if(FLUXVIEW_WITH_CUDA)
+  include(CheckLanguage)
+  if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  endif()
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    # The default list covers Turing to Blackwell; CI passes a single one to stay fast.
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES 75 80 86 89 90 120)
+    endif()
+    enable_language(CUDA)
+    # CMake 3.25 does not know nvcc's C++20 dialect flag; nvcc 12+ takes it directly.
+    set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+    set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    find_package(CUDAToolkit REQUIRED)
+    set(FLUXVIEW_HAVE_CUDA ON)
+    set(FLUXVIEW_CUDA_SUMMARY "(nvcc ${CMAKE_CUDA_COMPILER_VERSION}, architectures ${CMAKE_CUDA_ARCHITECTURES})")
+  endif()
+endif()
+
+# --- GUI and rendering ---------------------------------------------------------
+set(FLUXVIEW_HAVE_GUI OFF)
+set(FLUXVIEW_HAVE_EGL OFF)
+set(FLUXVIEW_GUI_SUMMARY "")
+if(FLUXVIEW_WITH_GUI)
+  pkg_check_modules(GLFW IMPORTED_TARGET glfw3)
+  pkg_check_modules(EPOXY IMPORTED_TARGET epoxy)
+  pkg_check_modules(EGL IMPORTED_TARGET egl)
+  # Debian's libimgui-dev ships the core as a library and the backends as sources.
+  find_path(IMGUI_INCLUDE_DIR imgui.h PATH_SUFFIXES imgui)
+  find_library(IMGUI_LIBRARY imgui)
+  find_path(IMGUI_BACKEND_DIR imgui_impl_glfw.cpp
+            PATHS /usr/share/doc/libimgui-dev/examples/backends /usr/share/imgui/backends
+            PATH_SUFFIXES backends)
+  if(EPOXY_FOUND AND EGL_FOUND)
+    set(FLUXVIEW_HAVE_EGL ON)
+  endif()
+  if(GLFW_FOUND AND EPOXY_FOUND AND IMGUI_INCLUDE_DIR AND IMGUI_LIBRARY AND IMGUI_BACKEND_DIR)
+    set(FLUXVIEW_HAVE_GUI ON)
+    set(FLUXVIEW_GUI_SUMMARY "(GLFW ${GLFW_VERSION}, epoxy ${EPOXY_VERSION}, ImGui backends in ${IMGUI_BACKEND_DIR})")
+  else()
+    set(FLUXVIEW_GUI_SUMMARY "(missing: GLFW=${GLFW_FOUND} epoxy=${EPOXY_FOUND} imgui=${IMGUI_LIBRARY} backends=${IMGUI_BACKEND_DIR})")
+  endif()
+endif()
+
+# --- MPI and HDF5 ----------------------------------------------------------------
+set(FLUXVIEW_HAVE_MPI OFF)
+if(FLUXVIEW_WITH_MPI)
+  find_package(MPI COMPONENTS CXX QUIET)
+  if(MPI_CXX_FOUND)
+    set(FLUXVIEW_HAVE_MPI ON)
+  endif()
+endif()
+find_package(HDF5 COMPONENTS C QUIET)
+set(FLUXVIEW_HAVE_HDF5 ${HDF5_FOUND})
+
+# --- ParaView Catalyst ------------------------------------------------------------
+# Found in insitu/CMakeLists.txt, which needs the dependency targets Debian's
+# ParaView package expects to be defined first.
+set(FLUXVIEW_HAVE_CATALYST OFF)
+set(FLUXVIEW_CATALYST_SUMMARY "(not found)")
+
+# --- Tests --------------------------------------------------------------------------
+if(FLUXVIEW_BUILD_TESTS)
+  find_package(GTest QUIET)
+  if(NOT GTest_FOUND)
+    message(WARNING "GoogleTest not found: tests are not built")
+    set(FLUXVIEW_BUILD_TESTS OFF)
+  endif()
+endif()
+
+# Warnings for our own code (not for third-party sources).
+add_library(fluxview_warnings INTERFACE)
+target_compile_options(fluxview_warnings INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wno-unknown-pragmas>)

@@ -1,0 +1,35 @@
+#pragma once
+// The few CUDA runtime services the core needs, behind plain C++ so that the host
+// code compiles without CUDA headers. In a build without CUDA each call reports that
+// clearly (cuda_device_count() returns 0).
+#include <cstddef>
+#include <string>
+
+namespace fluxview::cuda {
+
+bool built_with_cuda();
+// Number of usable devices (0 where the driver or device is missing).
+int device_count();
+// Why there is no device, for messages ("no CUDA device: <reason>").
+std::string no_device_reason();
+// "NVIDIA H100 80GB HBM3 (sm_90, 79.1 GiB)".
+std::string device_description(int device = 0);
+// Free and total device memory in bytes.
+void memory_info(std::size_t& free_bytes, std::size_t& total_bytes);
+
+void* malloc_device(std::size_t bytes);  // throws with the sizes named on failure
+void free_device(void* p) noexcept;
+void memcpy_any(void* dst, const void* src, std::size_t bytes);  // cudaMemcpyDefault
+// Strided copy of `height` rows of `width` bytes (cudaMemcpy2D, any direction).
+void memcpy_2d(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
+               std::size_t width, std::size_t height);
+void memset_device(void* p, int value, std::size_t bytes);
+void synchronize();
+// Throws if an earlier kernel failed (asynchronous error), naming `where`.
+void check_last_error(const char* where);
+
+// Device-to-device copy bandwidth (bytes read + written per second) over a buffer of
+// `bytes`, timed with events: the roofline each CUDA benchmark is divided by.
+double copy_bandwidth(std::size_t bytes);
+
+}  // namespace fluxview::cuda

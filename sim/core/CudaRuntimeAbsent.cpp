@@ -1,0 +1,33 @@
+// The CUDA services in a build without CUDA: no device, and a clear message for any
+// attempt to use one.
+#include <stdexcept>
+
+#include "sim/core/CudaRuntime.hpp"
+
+namespace fluxview::cuda {
+
+namespace {
+[[noreturn]] void absent() {
+  throw std::runtime_error(
+      "this fluxview was built without CUDA (nvcc was not found at configure time); "
+      "use --backend cpu or rebuild with CUDA");
+}
+}  // namespace
+
+bool built_with_cuda() { return false; }
+int device_count() { return 0; }
+std::string no_device_reason() { return "this build has no CUDA support"; }
+std::string device_description(int) { absent(); }
+void memory_info(std::size_t&, std::size_t&) { absent(); }
+void* malloc_device(std::size_t) { absent(); }
+void free_device(void*) noexcept {}
+void memcpy_any(void*, const void*, std::size_t) { absent(); }
+void memcpy_2d(void*, std::size_t, const void*, std::size_t, std::size_t, std::size_t) {
+  absent();
+}
+void memset_device(void*, int, std::size_t) { absent(); }
+void synchronize() {}
+void check_last_error(const char*) {}
+double copy_bandwidth(std::size_t) { absent(); }
+
+}  // namespace fluxview::cuda

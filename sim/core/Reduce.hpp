@@ -1,0 +1,23 @@
+#pragma once
+#include "sim/core/FieldView.hpp"
+
+namespace fluxview {
+
+// Interior statistics of one field, computed where the field lives (an OpenMP loop on
+// the host, a reduction kernel on the device): only these numbers cross the bus.
+struct FieldStats {
+  double min = 0, max = 0, sum = 0, sum_sq = 0;
+  std::int64_t count = 0;
+  std::int64_t nonfinite = 0;  // NaN or Inf cells
+};
+FieldStats field_stats(const FieldView& v);
+// max |a - b| over the interior of two fields of the same layout and location.
+double max_abs_difference(const FieldView& a, const FieldView& b);
+
+namespace cuda {
+// Device implementations (sim/core/cuda/Reduce.cu); not for direct use.
+FieldStats field_stats_device(const FieldView& v);
+double max_abs_difference_device(const FieldView& a, const FieldView& b);
+}  // namespace cuda
+
+}  // namespace fluxview

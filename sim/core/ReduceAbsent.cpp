@@ -1,0 +1,13 @@
+// Device reductions in a build without CUDA: a device field cannot exist there.
+#include <stdexcept>
+
+#include "sim/core/Reduce.hpp"
+
+namespace fluxview::cuda {
+FieldStats field_stats_device(const FieldView&) {
+  throw std::logic_error("device field in a build without CUDA");
+}
+double max_abs_difference_device(const FieldView&, const FieldView&) {
+  throw std::logic_error("device field in a build without CUDA");
+}
+}  // namespace fluxview::cuda

@@ -1,0 +1,76 @@
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/core/FieldView.hpp"
+#include "sim/core/Grid.hpp"
+#include "sim/core/Parameter.hpp"
+#include "sim/core/Types.hpp"
+
+namespace fluxview {
+
+struct FieldInfo {
+  std::string name;  // snapshot array name
+  std::string unit;
+  std::string description;
+};
+
+struct Diagnostic {
+  std::string name;
+  std::string unit;
+  double value = 0;
+};
+
+// Problems a run meets while it runs (NaN, a negative density): the run pauses (GUI)
+// or stops (headless) with this message, which says the step, time, field and cell.
+class InstabilityError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The interface every solver family implements (DESIGN.md). A solver owns its state
+// on its backend; a step moves no bytes between host and device. Everything outside
+// sim/ sees the state only through FieldView.
+class Solver {
+ public:
+  virtual ~Solver() = default;
+
+  // (Re)initialise from resolved parameters: grid, initial condition, time 0, step 0.
+  // Throws ConfigError for combinations the parameter ranges alone cannot catch.
+  virtual void reset(const ParamSet& params) = 0;
+  // Advance by `steps` time steps; returns with device work possibly still queued.
+  virtual void advance(std::int64_t steps) = 0;
+  // Advance by at most `steps`, never past simulated time `t_end` (the last step is
+  // shortened to land on it). Returns the steps taken.
+  virtual std::int64_t advance_until(double t_end, std::int64_t steps) = 0;
+  // Wait for queued device work (benchmarks and snapshots call it).
+  virtual void synchronize() {}
+
+  virtual double time() const = 0;
+  virtual std::int64_t step() const = 0;
+  // The time step the next step will take.
+  virtual double dt() const = 0;
+  // True when the run has reached what it runs towards (a steady state), if anything.
+  virtual bool finished() const { return false; }
+  // One line saying why finished() is true, for the log and run.json.
+  virtual std::string finish_reason() const { return ""; }
+
+  virtual const Grid& grid() const = 0;
+  virtual BackendKind backend() const = 0;
+  virtual Precision precision() const = 0;
+  virtual std::vector<FieldInfo> fields() const = 0;
+  // Read-only view of a named field; throws std::out_of_range for an unknown name.
+  virtual FieldView view(const std::string& name) const = 0;
+  // Scalar diagnostics computed where the state lives (on the device for CUDA).
+  virtual std::vector<Diagnostic> diagnostics() = 0;
+
+  // Effective bytes a cell update moves in the roofline model of this solver's step
+  // (for the heat solver, read T and write T: 2 * sizeof(real)).
+  virtual double bytes_per_cell_update() const = 0;
+  // Extra facts for run.json (kernel variant, seed, stability number, ...).
+  virtual std::vector<std::pair<std::string, std::string>> run_facts() const { return {}; }
+};
+
+}  // namespace fluxview

@@ -1,0 +1,35 @@
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/core/Parameter.hpp"
+#include "sim/core/Solver.hpp"
+
+namespace fluxview {
+
+// A solver family as the app sees it: its name ("heat", "fd", "fv"), what it solves,
+// every parameter it takes (the grid.* and run.* keys are added by the core), and
+// how to make a solver for a backend and precision.
+struct SolverFamily {
+  std::string name;
+  std::string description;
+  std::vector<ParamSpec> params;
+  // Grid defaults of this family (cells per axis and box size), overridable.
+  int default_n = 64;
+  double default_length = 1.0;
+  std::function<std::unique_ptr<Solver>(BackendKind, Precision)> create;
+  // Checks across parameters that single ranges cannot express (stable dt, kmin <= kmax,
+  // grid larger than the stencil). Throws ConfigError. Runs at load, before any output.
+  std::function<void(const ParamSet&)> validate;
+};
+
+// All families compiled in (sim/registry).
+const std::vector<SolverFamily>& solver_families();
+const SolverFamily& find_family(const std::string& name);  // throws ConfigError
+
+// The keys every family has: grid.nx/ny/nz/n, grid.lx/ly/lz, run.steps/until/every.
+std::vector<ParamSpec> common_params(int default_n, double default_length);
+
+}  // namespace fluxview

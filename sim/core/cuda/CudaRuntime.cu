@@ -1,0 +1,109 @@
+#include <cstdio>
+#include <string>
+
+#include "sim/core/CudaRuntime.hpp"
+#include "sim/core/cuda/CudaCheck.cuh"
+
+namespace fluxview::cuda {
+
+bool built_with_cuda() { return true; }
+
+int device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky-free error so later calls start clean
+    return 0;
+  }
+  return n;
+}
+
+std::string no_device_reason() {
+  int n = 0;
+  const cudaError_t e = cudaGetDeviceCount(&n);
+  cudaGetLastError();
+  if (e != cudaSuccess) return cudaGetErrorString(e);
+  if (n == 0) return "the driver reports no CUDA device";
+  return "";
+}
+
+std::string device_description(int device) {
+  cudaDeviceProp p{};
+  FLUXVIEW_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s (sm_%d%d, %.1f GiB)", p.name, p.major, p.minor,
+                double(p.totalGlobalMem) / (1 << 30));
+  return buf;
+}
+
+void memory_info(std::size_t& free_bytes, std::size_t& total_bytes) {
+  FLUXVIEW_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+}
+
+void* malloc_device(std::size_t bytes) {
+  void* p = nullptr;
+  const cudaError_t e = cudaMalloc(&p, bytes);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    std::size_t free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    throw std::runtime_error("cannot allocate " + std::to_string(bytes >> 20) +
+                             " MiB on the CUDA device (" + std::to_string(free_b >> 20) +
+                             " MiB free of " + std::to_string(total_b >> 20) +
+                             " MiB): " + cudaGetErrorString(e));
+  }
+  return p;
+}
+
+void free_device(void* p) noexcept { cudaFree(p); }
+
+void memcpy_any(void* dst, const void* src, std::size_t bytes) {
+  FLUXVIEW_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
+}
+
+void memcpy_2d(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
+               std::size_t width, std::size_t height) {
+  FLUXVIEW_CUDA_CHECK(cudaMemcpy2D(dst, dpitch, src, spitch, width, height, cudaMemcpyDefault));
+}
+
+void memset_device(void* p, int value, std::size_t bytes) {
+  FLUXVIEW_CUDA_CHECK(cudaMemset(p, value, bytes));
+}
+
+void synchronize() { FLUXVIEW_CUDA_CHECK(cudaDeviceSynchronize()); }
+
+void check_last_error(const char* where) {
+  cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) throw_cuda_error(e, where, __FILE__, __LINE__);
+}
+
+double copy_bandwidth(std::size_t bytes) {
+  void* a = malloc_device(bytes);
+  void* b = nullptr;
+  try {
+    b = malloc_device(bytes);
+  } catch (...) {
+    free_device(a);
+    throw;
+  }
+  cudaEvent_t t0, t1;
+  cudaEventCreate(&t0);
+  cudaEventCreate(&t1);
+  cudaMemset(a, 1, bytes);
+  for (int i = 0; i < 3; ++i) cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
+  const int reps = 20;
+  cudaEventRecord(t0);
+  for (int i = 0; i < reps; ++i) cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
+  cudaEventRecord(t1);
+  cudaEventSynchronize(t1);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, t0, t1);
+  cudaEventDestroy(t0);
+  cudaEventDestroy(t1);
+  free_device(a);
+  free_device(b);
+  check_last_error("copy_bandwidth");
+  return 2.0 * double(bytes) * reps / (ms * 1e-3);  // read + write
+}
+
+}  // namespace fluxview::cuda
