@@ -4,7 +4,12 @@
 
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(PkgConfig REQUIRED)
-pkg_check_modules(TOMLPP REQUIRED IMPORTED_TARGET tomlplusplus)
+# toml++ is used header-only (Debian also ships it as a shared library), so the
+# executable carries no runtime dependency on it, e.g. on GPU nodes without it.
+find_path(TOMLPP_INCLUDE_DIR toml++/toml.h REQUIRED)
+add_library(fluxview_tomlpp INTERFACE)
+target_include_directories(fluxview_tomlpp SYSTEM INTERFACE ${TOMLPP_INCLUDE_DIR})
+target_compile_definitions(fluxview_tomlpp INTERFACE TOML_HEADER_ONLY=1 TOML_EXCEPTIONS=1)
 find_package(CLI11 CONFIG REQUIRED)
 find_package(nlohmann_json 3.10 CONFIG REQUIRED)
 find_package(PNG REQUIRED)
