@@ -16,11 +16,6 @@ packages=(
   libclang-rt-14-dev
 )
 
-if [ "$(id -u)" -ne 0 ]; then
-  echo "install-deps.sh: run as root (it calls apt-get install)" >&2
-  exit 1
-fi
-
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -28,6 +23,10 @@ done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps.sh: all ${#packages[@]} packages already installed"
   exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps.sh: missing ${missing[*]}; run as root (it calls apt-get install)" >&2
+  exit 1
 fi
 echo "install-deps.sh: installing ${#missing[@]} packages: ${missing[*]}"
 apt-get update -q

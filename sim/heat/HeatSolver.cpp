@@ -66,6 +66,7 @@ class HeatSolver final : public Solver {
     for (std::int64_t s = 0; s < steps; ++s) step_once(dt_);
   }
 
+
   std::int64_t advance_until(double t_end, std::int64_t steps) override {
     std::int64_t taken = 0;
     while (taken < steps && time_ < t_end * (1 - 1e-14)) {
@@ -88,7 +89,7 @@ class HeatSolver final : public Solver {
     if (!steady_) return "";
     std::ostringstream o;
     o << "steady state: max |dT/dt| = " << last_rate_ << " K/s < heat.steady_tol = " << steady_tol_
-      << " K/s at step " << step_;
+      << " K/s at step " << steady_step_;
     return o.str();
   }
 
@@ -155,7 +156,8 @@ class HeatSolver final : public Solver {
       // cur_ is T^{n+1}, next_ still T^n: one reduction, one number to the host.
       last_rate_ = max_abs_difference(cur_.view("T", "", Centering::point),
                                       next_.view("T", "", Centering::point)) / h;
-      steady_ = last_rate_ < steady_tol_;
+      if (!steady_ && last_rate_ < steady_tol_) steady_step_ = step_;
+      steady_ = steady_ || last_rate_ < steady_tol_;
     }
   }
 
@@ -233,6 +235,7 @@ class HeatSolver final : public Solver {
   std::int64_t check_every_ = 100;
   double last_rate_ = INFINITY;
   bool steady_ = false;
+  std::int64_t steady_step_ = 0;
 };
 
 }  // namespace
