@@ -15,6 +15,22 @@ struct FieldInfo {
   std::string name;  // snapshot array name
   std::string unit;
   std::string description;
+  // Density and pressure: the instability guard treats a value <= 0 as a failure.
+  bool must_be_positive = false;
+};
+
+// The complete state of a solver between two steps, as a checkpoint holds it: the
+// arrays a step reads (interiors only; ghosts are refilled from them), the clock, and
+// whatever else the next step depends on (a random generator's state, as text).
+struct StateArray {
+  std::string name;
+  HostArray values;
+};
+struct SolverState {
+  double time = 0;
+  std::int64_t step = 0;
+  std::vector<StateArray> arrays;
+  std::string extra;
 };
 
 struct Diagnostic {
@@ -69,6 +85,12 @@ class Solver {
   // Effective bytes a cell update moves in the roofline model of this solver's step
   // (for the heat solver, read T and write T: 2 * sizeof(real)).
   virtual double bytes_per_cell_update() const = 0;
+  // Checkpointing: save_state() after any step, and load_state() after reset() with
+  // the same parameters, continue bit-identically. Families that cannot say their
+  // state keep these defaults, which refuse with a message.
+  virtual SolverState save_state() const;
+  virtual void load_state(const SolverState& state);
+
   // Extra facts for run.json (kernel variant, seed, stability number, ...).
   virtual std::vector<std::pair<std::string, std::string>> run_facts() const { return {}; }
 };
