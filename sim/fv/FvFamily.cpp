@@ -1,0 +1,143 @@
+// The fv family: parameters (every value of a scenario is one of these), the checks
+// across parameters, and the factory.
+#include <cmath>
+#include <sstream>
+
+#include "sim/core/ConfigError.hpp"
+#include "sim/fv/FvSolver.hpp"
+
+namespace fluxview::fv {
+
+namespace {
+
+std::vector<ParamSpec> fv_params() {
+  const double inf = INFINITY;
+  const std::vector<std::string> bcs = {"outflow", "reflecting", "periodic"};
+  const std::vector<std::string> inherit = {"inherit", "outflow", "reflecting", "periodic"};
+  std::vector<ParamSpec> p = {
+      real_param("fv.gamma", 1.4, "", 1, 10, "adiabatic index of the ideal gas (> 1)", true),
+      real_param("fv.cfl", 0.4, "", 0, 1, "Courant number: dt = cfl / max sum_a (|u_a| + c) / dx_a",
+                 true),
+      choice_param(
+          "fv.reconstruction", "plm", {"plm", "constant"},
+          "plm: piecewise linear, theta-minmod limited (eqs. 9-11); constant: first order"),
+      real_param("fv.theta", 1.5, "", 0, 2,
+                 "theta of the minmod limiter: 0 first order, 1 minmod, 2 monotonised central"),
+      choice_param("fv.riemann", "hllc", {"hll", "hllc", "llf"},
+                   "Riemann solver: hll (two waves), hllc (with contact), llf (eq. 12)"),
+      real_param("fv.rho_floor", 1e-10, "kg/m^3", 0, inf, "density floor", true),
+      real_param("fv.p_floor", 1e-12, "Pa", 0, inf, "pressure floor", true),
+      bool_param("fv.tracer", false, "carry a passive tracer (conserved as rho c)"),
+      choice_param("fv.bc", "outflow", bcs, "boundary condition of every face not set otherwise"),
+  };
+  for (const char* axis : {"x", "y", "z"}) {
+    p.push_back(choice_param(
+        std::string("fv.bc_") + axis, "inherit", inherit,
+        std::string("boundary condition of both ") + axis + " faces (inherit: fv.bc)"));
+    for (const char* side : {"min", "max"})
+      p.push_back(choice_param(std::string("fv.bc_") + axis + side, "inherit", inherit,
+                               std::string("boundary condition of the ") + axis + side +
+                                   " face (inherit: fv.bc_" + axis + ")"));
+  }
+  const std::vector<ParamSpec> more = {
+      choice_param("fv.init", "uniform", {"uniform", "shock-tube", "blast", "kelvin-helmholtz"},
+                   "initial condition"),
+      // uniform and blast background
+      real_param("fv.ambient_rho", 1, "kg/m^3", 0, inf, "background density", true),
+      real_param("fv.ambient_p", 1, "Pa", 0, inf, "background pressure", true),
+      real_param("fv.ux", 0, "m/s", -inf, inf, "background velocity x (uniform, blast)"),
+      real_param("fv.uy", 0, "m/s", -inf, inf, "background velocity y (uniform, blast)"),
+      real_param("fv.uz", 0, "m/s", -inf, inf, "background velocity z (uniform, blast)"),
+      // shock tube
+      choice_param("fv.axis", "x", {"x", "y", "z"},
+                   "shock tube: axis along which the states differ"),
+      real_param("fv.interface", 0.5, "", 0, 1,
+                 "shock tube: interface position as a fraction of the box"),
+      real_param("fv.left_rho", 1, "kg/m^3", 0, inf, "shock tube: left density", true),
+      real_param("fv.left_p", 1, "Pa", 0, inf, "shock tube: left pressure", true),
+      real_param("fv.left_u", 0, "m/s", -inf, inf, "shock tube: left velocity along the axis"),
+      real_param("fv.right_rho", 0.125, "kg/m^3", 0, inf, "shock tube: right density", true),
+      real_param("fv.right_p", 0.1, "Pa", 0, inf, "shock tube: right pressure", true),
+      real_param("fv.right_u", 0, "m/s", -inf, inf, "shock tube: right velocity along the axis"),
+      // blast (Sedov-Taylor) and cloud
+      real_param("fv.blast_energy", 1, "J", 0, inf,
+                 "blast: energy E, deposited as p = 3 (gamma-1) E / (4 pi r0^3) inside r0", true),
+      real_param("fv.blast_radius", 0.1, "m", 0, inf, "blast: radius r0 of the explosion region",
+                 true),
+      real_param("fv.blast_x", 0.5, "", 0, 1, "blast: centre x as a fraction of lx"),
+      real_param("fv.blast_y", 0.5, "", 0, 1, "blast: centre y as a fraction of ly"),
+      real_param("fv.blast_z", 0.5, "", 0, 1, "blast: centre z as a fraction of lz"),
+      real_param("fv.cloud_radius", 0, "m", 0, inf, "blast: radius of a dense cloud (0: none)"),
+      real_param("fv.cloud_density_ratio", 10, "", 0, inf,
+                 "blast: cloud density over background (pressure equilibrium)", true),
+      real_param("fv.cloud_x", 0.75, "", 0, 1, "blast: cloud centre x as a fraction of lx"),
+      real_param("fv.cloud_y", 0.5, "", 0, 1, "blast: cloud centre y as a fraction of ly"),
+      real_param("fv.cloud_z", 0.5, "", 0, 1, "blast: cloud centre z as a fraction of lz"),
+      // Kelvin-Helmholtz shear layer (x-y plane)
+      real_param("fv.kh_rho_inner", 2, "kg/m^3", 0, inf, "KH: density of the middle band", true),
+      real_param("fv.kh_rho_outer", 1, "kg/m^3", 0, inf, "KH: density outside the band", true),
+      real_param("fv.kh_shear", 0.5, "m/s", 0, inf, "KH: band moves at +u, the outside at -u"),
+      real_param("fv.kh_p", 2.5, "Pa", 0, inf, "KH: uniform pressure", true),
+      real_param("fv.kh_amplitude", 0.01, "m/s", 0, inf, "KH: amplitude of the seed uy"),
+      int_param("fv.kh_modes", 2, "", 1, 1024, "KH: wavelengths of the seed across lx"),
+  };
+  p.insert(p.end(), more.begin(), more.end());
+  return p;
+}
+
+void validate(const ParamSet& p) {
+  const char* axes[3] = {"x", "y", "z"};
+  for (int a = 0; a < 3; ++a) {
+    const std::string lo = resolved_bc(p, a, 0), hi = resolved_bc(p, a, 1);
+    if ((lo == "periodic") != (hi == "periodic"))
+      throw ConfigError(std::string("fv.bc_") + axes[a] + "min = " + lo + ", fv.bc_" + axes[a] +
+                        "max = " + hi + ": periodic must be set on both " + axes[a] +
+                        " faces or on neither");
+  }
+  const int cells_min = 2;  // the PLM stencil reads two ghost cells
+  const char* nk[3] = {"grid.nx", "grid.ny", "grid.nz"};
+  for (int a = 0; a < 3; ++a) {
+    const auto n = p.get_int(nk[a]);
+    if (n > 1 && n < cells_min)
+      throw ConfigError(std::string(nk[a]) + " = " + std::to_string(n) +
+                        ": an active axis needs at least 2 cells (or 1 to drop the axis)");
+  }
+  if (p.get_string("fv.init") == "shock-tube") {
+    const std::string ax = p.get_string("fv.axis");
+    const std::string nkey = "grid.n" + ax;
+    if (p.get_int(nkey) == 1)
+      throw ConfigError("fv.axis = " + ax + " but " + nkey +
+                        " = 1 (a reduced axis); allowed: an axis with more than one cell");
+  }
+  if (p.get_string("fv.init") == "kelvin-helmholtz" &&
+      (p.get_int("grid.nx") == 1 || p.get_int("grid.ny") == 1))
+    throw ConfigError(
+        "fv.init = kelvin-helmholtz needs grid.nx > 1 and grid.ny > 1 (an x-y shear layer)");
+}
+
+}  // namespace
+
+std::string resolved_bc(const ParamSet& p, int axis, int side) {
+  const char* axes[3] = {"x", "y", "z"};
+  const std::string face = std::string("fv.bc_") + axes[axis] + (side == 0 ? "min" : "max");
+  const std::string both = std::string("fv.bc_") + axes[axis];
+  if (p.get_string(face) != "inherit") return p.get_string(face);
+  if (p.get_string(both) != "inherit") return p.get_string(both);
+  return p.get_string("fv.bc");
+}
+
+SolverFamily family() {
+  SolverFamily f;
+  f.name = "fv";
+  f.description =
+      "compressible Euler (ideal gas), finite volume: PLM theta-minmod, HLL/HLLC, TVD RK2 "
+      "(Wang, Abel & Kaehler 2010)";
+  f.params = fv_params();
+  f.default_n = 64;
+  f.default_length = 1.0;
+  f.create = make_solver;
+  f.validate = validate;
+  return f;
+}
+
+}  // namespace fluxview::fv

@@ -1,0 +1,81 @@
+#pragma once
+// Helpers shared by the fv tests: make a solver from a built-in scenario with overrides,
+// run it to a time, read a diagnostic or a field's interior.
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/core/FieldView.hpp"
+#include "sim/core/Scenario.hpp"
+#include "sim/core/SolverFamily.hpp"
+
+namespace fluxview::fv::test {
+
+inline std::unique_ptr<Solver> make_fv(const std::string& scenario,
+                                       const std::vector<std::string>& overrides,
+                                       BackendKind backend = BackendKind::cpu,
+                                       Precision precision = Precision::f64) {
+  const Scenario s = load_scenario(scenario, overrides);
+  auto solver = find_family(s.solver).create(backend, precision);
+  solver->reset(s.params);
+  return solver;
+}
+
+inline void run_until(Solver& s, double t) {
+  while (s.time() < t * (1 - 1e-14)) s.advance_until(t, std::int64_t(1) << 30);
+  s.synchronize();
+}
+
+inline double diagnostic(Solver& s, const std::string& name) {
+  for (const auto& d : s.diagnostics())
+    if (d.name == name) return d.value;
+  throw std::out_of_range("no diagnostic " + name);
+}
+
+// The interior of a field as doubles, x fastest.
+inline std::vector<double> interior(const Solver& s, const std::string& field) {
+  const HostArray h = gather_interior(s.view(field));
+  std::vector<double> v(h.count());
+  for (std::int64_t i = 0; i < h.count(); ++i) v[i] = h.at(i);
+  return v;
+}
+
+// Shock radius of a blast centred at c (absolute coordinates) from the density: the
+// density averaged in shells one cell thick, then the radius outside the shell of
+// largest density where the average falls half-way from that peak to the ambient value.
+inline double shock_radius(const Solver& s, const double c[3], double rho_ambient) {
+  const auto rho = interior(s, "rho");
+  const Grid& g = s.grid();
+  const double dr = g.spacing[0];
+  const int bins = int(2 * g.n[0] + 2);
+  std::vector<double> sum(bins, 0), count(bins, 0);
+  for (int k = 0; k < g.n[2]; ++k)
+    for (int j = 0; j < g.n[1]; ++j)
+      for (int i = 0; i < g.n[0]; ++i) {
+        const double x = g.coord(0, i) - c[0], y = g.coord(1, j) - c[1], z = g.coord(2, k) - c[2];
+        const int b = int(std::sqrt(x * x + y * y + z * z) / dr);
+        if (b >= bins) continue;
+        sum[b] += rho[(std::int64_t(k) * g.n[1] + j) * g.n[0] + i];
+        count[b] += 1;
+      }
+  int peak = 0;
+  double best = 0;
+  for (int b = 0; b < bins; ++b)
+    if (count[b] > 0 && sum[b] / count[b] > best) best = sum[b] / count[b], peak = b;
+  const double half = 0.5 * (best + rho_ambient);
+  for (int b = peak; b + 1 < bins; ++b) {
+    if (count[b + 1] == 0) break;
+    const double r0 = sum[b] / count[b], r1 = sum[b + 1] / count[b + 1];
+    if (r1 <= half) return (b + 0.5 + (r0 - half) / (r0 - r1)) * dr;
+  }
+  return (peak + 0.5) * dr;
+}
+
+// R = xi0 (E t^2 / rho)^(1/5): the Sedov-Taylor shock radius, xi0 = 1.033 for gamma 1.4.
+inline double sedov_radius(double E, double t, double rho, double xi0 = 1.033) {
+  return xi0 * std::pow(E * t * t / rho, 0.2);
+}
+
+}  // namespace fluxview::fv::test
