@@ -15,6 +15,7 @@
 #include "insitu/snapshot/AtomicFile.hpp"
 #include "insitu/snapshot/RunRecord.hpp"
 #include "insitu/snapshot/SnapshotSeries.hpp"
+#include "render/FrameWriter.hpp"
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/Scenario.hpp"
 #include "sim/core/SolverFamily.hpp"
@@ -80,6 +81,18 @@ int run_command(const RunOptions& o) {
               << (until > 0 ? "until t = " + format_value(until) + " s" : std::to_string(max_steps) + " steps")
               << "\n";
   }
+  // Headless frames: the context is opened, and the options checked, before stepping.
+  std::unique_ptr<render::FrameWriter> frames;
+  if (o.render_every > 0) {
+    const std::filesystem::path frame_dir =
+        o.render_dir.empty() ? dir / "frames" : std::filesystem::path(o.render_dir);
+    prepare_output_dir(frame_dir);
+    frames = render::make_frame_writer({o.render_every, frame_dir, o.render_field, o.render_view}, *solver);
+    if (!o.quiet)
+      std::cerr << "fluxview: frames in " << frame_dir.string() << " ("
+                << frames->context_description() << ")\n";
+    frames->write(*solver);
+  }
   series.write(*solver);
   write_record();
 
@@ -109,6 +122,7 @@ int run_command(const RunOptions& o) {
       std::int64_t n = chunk;
       if (!to_time) n = std::min(n, max_steps - run);
       if (every > 0) n = std::min(n, every - solver->step() % every);
+      if (frames) n = std::min(n, o.render_every - solver->step() % o.render_every);
       const auto c0 = Clock::now();
       const std::int64_t taken = to_time ? solver->advance_until(until, n) : (solver->advance(n), n);
       solver->synchronize();
@@ -117,6 +131,7 @@ int run_command(const RunOptions& o) {
       // Aim for chunks of about 0.2 s.
       const double dtc = seconds_since(c0);
       chunk = dtc < 0.1 ? std::min<std::int64_t>(chunk * 2, 1 << 20) : dtc > 0.4 ? std::max<std::int64_t>(1, chunk / 2) : chunk;
+      if (frames && solver->step() % o.render_every == 0) frames->write(*solver);
       if (every > 0 && solver->step() % every == 0) {
         series.write(*solver);
         summary.steps_run = run;

@@ -31,6 +31,11 @@ struct RunOptions {
   bool quiet = false;
   std::vector<std::string> catalyst_scripts;
   std::int64_t catalyst_every = 1;
+  // Headless PNG frames (--render-every N --render-dir DIR): 0 draws none.
+  std::int64_t render_every = 0;
+  std::string render_dir;  // empty: OUTPUT/frames
+  std::string render_field;
+  std::string render_view = "2d";
   // bench only
   std::optional<std::int64_t> bench_steps;
   std::int64_t warmup = 10;

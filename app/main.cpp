@@ -46,6 +46,12 @@ int main(int argc, char** argv) {
   run->add_flag("--headless", run_o.headless, "never open a window (runs are headless already)");
   run->add_flag("--quiet", run_o.quiet, "print only where the output went");
 
+  run->add_option("--render-every", run_o.render_every, "draw a PNG frame every N steps (headless, through EGL)")
+      ->check(CLI::NonNegativeNumber);
+  run->add_option("--render-dir", run_o.render_dir, "folder of the frames (default: OUTPUT/frames)");
+  run->add_option("--render-field", run_o.render_field, "field the frames show (default: the first)");
+  run->add_option("--render-view", run_o.render_view, "2d: one slice; 3d: three slices in the box")
+      ->check(CLI::IsMember({"2d", "3d"}));
   RunOptions bench_o;
   auto* bench = cli.add_subcommand("bench", "time a scenario's steps; prints one JSON object");
   add_scenario_options(bench, bench_o);

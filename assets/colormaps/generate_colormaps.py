@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Writes the colormap tables of fluxview: assets/colormaps/<name>.csv, 256 rows "r,g,b"
+(0..1, sRGB), row 0 the colour of the lowest value.
+
+Run from anywhere: python3 assets/colormaps/generate_colormaps.py  (standard library only)
+
+Where the colours come from:
+- viridis, magma, inferno (van der Walt and Smith, matplotlib 1.5/2.0): the published
+  five-colour samples at 0, 1/4, 1/2, 3/4, 1 (as listed, e.g., by R's viridisLite for
+  viridis(5), magma(5), inferno(5)) interpolated piecewise-linearly in CIELAB, which
+  keeps lightness monotone like the originals. These are approximations of the original
+  256-entry tables (a few Delta-E at worst between anchors), not copies of them.
+- coolwarm: Moreland's smooth diverging map (K. Moreland, "Diverging Color Maps for
+  Scientific Visualization", ISVC 2009): endpoints sRGB (59, 76, 192) and (180, 4, 38)
+  interpolated in his Msh space through an unsaturated white with M = 88.
+- grey: linear ramp from black to white.
+"""
+import math
+import os
+
+# --- colour-space conversions (sRGB D65 <-> CIELAB) ---------------------------------
+WHITE = (0.95047, 1.0, 1.08883)
+
+
+def srgb_to_linear(c):
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def linear_to_srgb(c):
+    c = min(max(c, 0.0), 1.0)
+    return 12.92 * c if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055
+
+
+def rgb_to_lab(rgb):
+    r, g, b = (srgb_to_linear(c) for c in rgb)
+    x = 0.4124 * r + 0.3576 * g + 0.1805 * b
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = 0.0193 * r + 0.1192 * g + 0.9505 * b
+
+    def f(t):
+        return t ** (1 / 3) if t > (6 / 29) ** 3 else t / (3 * (6 / 29) ** 2) + 4 / 29
+
+    fx, fy, fz = f(x / WHITE[0]), f(y / WHITE[1]), f(z / WHITE[2])
+    return (116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz))
+
+
+def lab_to_rgb(lab):
+    L, a, b = lab
+    fy = (L + 16) / 116
+    fx, fz = fy + a / 500, fy - b / 200
+
+    def finv(t):
+        return t ** 3 if t > 6 / 29 else 3 * (6 / 29) ** 2 * (t - 4 / 29)
+
+    x, y, z = WHITE[0] * finv(fx), WHITE[1] * finv(fy), WHITE[2] * finv(fz)
+    r = 3.2406 * x - 1.5372 * y - 0.4986 * z
+    g = -0.9689 * x + 1.8758 * y + 0.0415 * z
+    b = 0.0557 * x - 0.2040 * y + 1.0570 * z
+    return tuple(linear_to_srgb(c) for c in (r, g, b))
+
+
+def hex_rgb(h):
+    return tuple(int(h[i:i + 2], 16) / 255 for i in (1, 3, 5))
+
+
+# --- sequential maps: published samples interpolated in CIELAB ----------------------
+ANCHORS = {
+    "viridis": ["#440154", "#3B528B", "#21908C", "#5DC863", "#FDE725"],
+    "magma": ["#000004", "#51127C", "#B63679", "#FB8861", "#FCFDBF"],
+    "inferno": ["#000004", "#56106E", "#BB3754", "#F98C0A", "#FCFFA4"],
+}
+
+
+def sequential(anchors, t):
+    labs = [rgb_to_lab(hex_rgb(h)) for h in anchors]
+    x = t * (len(labs) - 1)
+    i = min(int(x), len(labs) - 2)
+    u = x - i
+    lab = tuple(labs[i][c] * (1 - u) + labs[i + 1][c] * u for c in range(3))
+    return lab_to_rgb(lab)
+
+
+# --- Moreland's diverging map in Msh ---------------------------------------------------
+def lab_to_msh(lab):
+    L, a, b = lab
+    m = math.sqrt(L * L + a * a + b * b)
+    return (m, math.acos(L / m) if m > 0 else 0.0, math.atan2(b, a))
+
+
+def msh_to_lab(msh):
+    m, s, h = msh
+    return (m * math.cos(s), m * math.sin(s) * math.cos(h), m * math.sin(s) * math.sin(h))
+
+
+def adjust_hue(msh, m_unsat):
+    # Spins the hue of a saturated colour when interpolating towards an unsaturated
+    # one, so that the hue stays perceptually constant near white.
+    m, s, h = msh
+    if m >= m_unsat:
+        return h
+    spin = s * math.sqrt(m_unsat ** 2 - m ** 2) / (m * math.sin(s))
+    return h + spin if h > -math.pi / 3 else h - spin
+
+
+def diverging(rgb1, rgb2, t):
+    m1, s1, h1 = lab_to_msh(rgb_to_lab(rgb1))
+    m2, s2, h2 = lab_to_msh(rgb_to_lab(rgb2))
+    if s1 > 0.05 and s2 > 0.05 and abs(h1 - h2) > math.pi / 3:
+        m_mid = max(m1, m2, 88.0)
+        if t < 0.5:
+            m2, s2, h2, t = m_mid, 0.0, 0.0, 2 * t
+        else:
+            m1, s1, h1, t = m_mid, 0.0, 0.0, 2 * t - 1
+    if s1 < 0.05 and s2 > 0.05:
+        h1 = adjust_hue((m2, s2, h2), m1)
+    elif s2 < 0.05 and s1 > 0.05:
+        h2 = adjust_hue((m1, s1, h1), m2)
+    msh = (m1 + (m2 - m1) * t, s1 + (s2 - s1) * t, h1 + (h2 - h1) * t)
+    return lab_to_rgb(msh_to_lab(msh))
+
+
+def table(name, t):
+    if name in ANCHORS:
+        return sequential(ANCHORS[name], t)
+    if name == "coolwarm":
+        return diverging((59 / 255, 76 / 255, 192 / 255), (180 / 255, 4 / 255, 38 / 255), t)
+    if name == "grey":
+        return (t, t, t)
+    raise KeyError(name)
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in ["viridis", "magma", "inferno", "coolwarm", "grey"]:
+        rows = [table(name, i / 255) for i in range(256)]
+        path = os.path.join(here, name + ".csv")
+        with open(path + ".tmp", "w") as f:
+            f.write("# %s colormap, 256 sRGB entries r,g,b in [0,1]; generated by "
+                    "generate_colormaps.py\n" % name)
+            for r, g, b in rows:
+                f.write("%.6f,%.6f,%.6f\n" % (r, g, b))
+        os.replace(path + ".tmp", path)
+        print("wrote", path)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,14 @@
+// Headless frames in a build without EGL and libepoxy.
+#include "render/FrameWriter.hpp"
+#include "sim/core/ConfigError.hpp"
+
+namespace fluxview::render {
+
+std::unique_ptr<FrameWriter> make_frame_writer(const FrameOptions&, const Solver&) {
+  throw ConfigError(
+      "--render-every: this fluxview was built without headless rendering (EGL and libepoxy not "
+      "found; "
+      "install libegl-dev and libepoxy-dev and reconfigure)");
+}
+
+}  // namespace fluxview::render

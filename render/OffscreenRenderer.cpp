@@ -1,0 +1,16 @@
+#include "render/OffscreenRenderer.hpp"
+
+namespace fluxview::render {
+
+OffscreenRenderer::OffscreenRenderer(int width, int height)
+    : target_(width, height), renderer_(std::make_unique<SliceRenderer>()) {}
+
+Image OffscreenRenderer::render(const Solver& s, const ViewSettings& vs, UploadPath path) {
+  context_.make_current();
+  renderer_->update(s, vs, path);
+  target_.bind();
+  renderer_->draw(vs, 0, 0, target_.width(), target_.height());
+  return read_pixels(target_.width(), target_.height());
+}
+
+}  // namespace fluxview::render

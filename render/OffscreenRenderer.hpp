@@ -1,0 +1,26 @@
+#pragma once
+#include <memory>
+
+#include "render/EglContext.hpp"
+#include "render/GlResources.hpp"
+#include "render/Image.hpp"
+#include "render/SliceRenderer.hpp"
+
+namespace fluxview::render {
+
+// Draws views of a solver into images without a display: an EGL context, an
+// offscreen framebuffer and a SliceRenderer.
+class OffscreenRenderer {
+ public:
+  OffscreenRenderer(int width, int height);
+  Image render(const Solver& s, const ViewSettings& vs, UploadPath path = UploadPath::automatic);
+  SliceRenderer& renderer() { return *renderer_; }
+  const EglContext& context() const { return context_; }
+
+ private:
+  EglContext context_;
+  Framebuffer target_;
+  std::unique_ptr<SliceRenderer> renderer_;
+};
+
+}  // namespace fluxview::render

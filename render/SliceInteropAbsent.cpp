@@ -1,0 +1,20 @@
+// Interop in a build without CUDA: there are no device fields to draw.
+#include <stdexcept>
+
+#include "render/SliceInterop.hpp"
+
+namespace fluxview::render::interop {
+
+void* register_texture(unsigned int, std::string* why) {
+  if (why) *why = "this fluxview was built without CUDA";
+  return nullptr;
+}
+void unregister_texture(void*) {}
+void write_slice(void*, const FieldView&, SliceSpec) {
+  throw std::runtime_error("CUDA-GL interop: this fluxview was built without CUDA");
+}
+void copy_slice_device_to_host(const FieldView&, SliceSpec, float*) {
+  throw std::runtime_error("device slice: this fluxview was built without CUDA");
+}
+
+}  // namespace fluxview::render::interop

@@ -1,0 +1,48 @@
+// The GUI as a script sees it: started under Xvfb (no display in CI), drawn for some
+// frames while the solver steps, and its last frame saved: the screenshot must show a
+// picture (many colours, the colormap's top colour somewhere), not a blank window.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include "render/GlResources.hpp"
+#include "render/Image.hpp"
+
+namespace fs = std::filesystem;
+using namespace fluxview::render;
+
+TEST(Gui, RunsFramesUnderXvfbAndSavesANonBlankScreenshot) {
+  const std::string xvfb = XVFB_RUN;
+  if (xvfb.empty() || xvfb.find("NOTFOUND") != std::string::npos)
+    GTEST_SKIP() << "xvfb-run not installed";
+  const fs::path dir = fs::temp_directory_path() / "fluxview_gui_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path shot = dir / "shot.png";
+  const std::string cmd =
+      xvfb + " -a -s '-screen 0 1280x800x24' " + FLUXVIEW_EXE +
+      " gui heat/hot-wall --backend cpu --set grid.n=32 --exit-after-frames 40 --screenshot " +
+      shot.string() + " > " + (dir / "log.txt").string() + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << cmd << " (see " << (dir / "log.txt") << ")";
+  ASSERT_TRUE(fs::exists(shot));
+  const Image im = read_png(shot);
+  EXPECT_GE(im.width, 640);
+  EXPECT_GE(im.height, 480);
+  std::set<std::uint32_t> colours;
+  bool has_top = false;
+  const auto top = colormap_table("viridis")[255];
+  for (int y = 0; y < im.height; y += 2)
+    for (int x = 0; x < im.width; x += 2) {
+      const auto* p = im.pixel(x, y);
+      colours.insert(p[0] << 16 | p[1] << 8 | p[2]);
+      has_top |= std::abs(p[0] - top[0]) <= 2 && std::abs(p[1] - top[1]) <= 2 &&
+                 std::abs(p[2] - top[2]) <= 2;
+    }
+  EXPECT_GT(colours.size(), 50u) << "a blank or nearly blank screenshot";
+  EXPECT_TRUE(has_top) << "the hot wall (top colour of viridis) is not in the picture";
+}
