@@ -77,8 +77,13 @@ if(FLUXVIEW_WITH_MPI)
     set(FLUXVIEW_HAVE_MPI ON)
   endif()
 endif()
-find_package(HDF5 COMPONENTS C QUIET)
-set(FLUXVIEW_HAVE_HDF5 ${HDF5_FOUND})
+set(FLUXVIEW_HAVE_HDF5 OFF)
+if(FLUXVIEW_WITH_HDF5)
+  find_package(HDF5 COMPONENTS C QUIET)
+  if(HDF5_FOUND AND TARGET hdf5::hdf5)
+    set(FLUXVIEW_HAVE_HDF5 ON)
+  endif()
+endif()
 
 # --- ParaView Catalyst ------------------------------------------------------------
 # Found in insitu/CMakeLists.txt, which needs the dependency targets Debian's

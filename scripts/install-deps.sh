@@ -13,7 +13,7 @@ packages=(
   libegl-mesa0 libgl1-mesa-dri libglx-mesa0 mesa-utils xvfb xauth
   libopenmpi-dev openmpi-bin libhdf5-dev
   paraview-dev python3-paraview python3-numpy
-  libclang-rt-14-dev
+  libclang-rt-14-dev libomp-14-dev zlib1g-dev
 )
 
 missing=()

@@ -1,6 +1,7 @@
 #include "sim/core/FieldView.hpp"
 
 #include <cstring>
+#include <stdexcept>
 
 #include "sim/core/CudaRuntime.hpp"
 
@@ -27,6 +28,23 @@ HostArray gather_interior(const FieldView& v) {
     }
   }
   return out;
+}
+
+void scatter_interior(const HostArray& a, void* data, const FieldLayout& layout, Location where) {
+  const std::size_t eb = bytes_of(a.precision);
+  if (a.n != layout.n || std::size_t(layout.elem_bytes) != eb)
+    throw std::invalid_argument("scatter_interior: array and field differ in size or precision");
+  const std::size_t row = std::size_t(layout.n[0]) * eb;
+  auto* base = static_cast<unsigned char*>(data);
+  for (int k = 0; k < layout.n[2]; ++k) {
+    const unsigned char* src = a.bytes.data() + std::size_t(k) * layout.n[1] * row;
+    unsigned char* dst = base + layout.index(0, 0, k) * eb;
+    if (where == Location::host) {
+      for (int j = 0; j < layout.n[1]; ++j) std::memcpy(dst + j * layout.sy * eb, src + j * row, row);
+    } else {
+      cuda::memcpy_2d(dst, layout.sy * eb, src, row, row, layout.n[1]);
+    }
+  }
 }
 
 }  // namespace fluxview

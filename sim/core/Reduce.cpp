@@ -50,7 +50,31 @@ double host_max_diff(const FieldView& a, const FieldView& b) {
   return mx;
 }
 
+template <class T>
+std::int64_t host_first_bad(const FieldView& v, bool positive) {
+  const T* p = static_cast<const T*>(v.data);
+  const FieldLayout& l = v.layout;
+  std::int64_t first = std::numeric_limits<std::int64_t>::max();
+#pragma omp parallel for collapse(2) reduction(min : first) schedule(static)
+  for (int k = 0; k < l.n[2]; ++k)
+    for (int j = 0; j < l.n[1]; ++j) {
+      const T* row = p + l.index(0, j, k);
+      for (int i = 0; i < l.n[0]; ++i)
+        if (!std::isfinite(row[i]) || (positive && !(row[i] > 0))) {
+          first = std::min(first, i + std::int64_t(l.n[0]) * (j + std::int64_t(l.n[1]) * k));
+          break;
+        }
+    }
+  return first == std::numeric_limits<std::int64_t>::max() ? -1 : first;
+}
+
 }  // namespace
+
+std::int64_t first_bad_cell(const FieldView& v, bool must_be_positive) {
+  if (v.where == Location::device) return cuda::first_bad_cell_device(v, must_be_positive);
+  return v.precision == Precision::f64 ? host_first_bad<double>(v, must_be_positive)
+                                       : host_first_bad<float>(v, must_be_positive);
+}
 
 FieldStats field_stats(const FieldView& v) {
   if (v.where == Location::device) return cuda::field_stats_device(v);

@@ -14,10 +14,16 @@ FieldStats field_stats(const FieldView& v);
 // max |a - b| over the interior of two fields of the same layout and location.
 double max_abs_difference(const FieldView& a, const FieldView& b);
 
+// The first cell (in memory order: x fastest, then y, then z) holding NaN or Inf, or a
+// value <= 0 where `must_be_positive`; -1 when there is none. Returns the interior
+// linear index i + nx (j + ny k).
+std::int64_t first_bad_cell(const FieldView& v, bool must_be_positive);
+
 namespace cuda {
 // Device implementations (sim/core/cuda/Reduce.cu); not for direct use.
 FieldStats field_stats_device(const FieldView& v);
 double max_abs_difference_device(const FieldView& a, const FieldView& b);
+std::int64_t first_bad_cell_device(const FieldView& v, bool must_be_positive);
 }  // namespace cuda
 
 }  // namespace fluxview

@@ -10,4 +10,7 @@ FieldStats field_stats_device(const FieldView&) {
 double max_abs_difference_device(const FieldView&, const FieldView&) {
   throw std::logic_error("device field in a build without CUDA");
 }
+std::int64_t first_bad_cell_device(const FieldView&, bool) {
+  throw std::logic_error("device field in a build without CUDA");
+}
 }  // namespace fluxview::cuda

@@ -119,6 +119,24 @@ class HeatSolver final : public Solver {
     return d;
   }
 
+  SolverState save_state() const override {
+    SolverState st;
+    st.time = time_;
+    st.step = step_;
+    st.arrays.push_back({"T", gather_interior(view("T"))});
+    return st;
+  }
+
+  void load_state(const SolverState& st) override {
+    if (st.arrays.size() != 1 || st.arrays[0].name != "T")
+      throw std::runtime_error("heat checkpoint must hold exactly the field T");
+    scatter_interior(st.arrays[0].values, cur_.data(), cur_.layout(), cur_.where());
+    time_ = st.time;
+    step_ = st.step;
+    last_rate_ = INFINITY;
+    steady_ = false;
+  }
+
   double bytes_per_cell_update() const override { return 2.0 * sizeof(T); }
 
   std::vector<std::pair<std::string, std::string>> run_facts() const override {

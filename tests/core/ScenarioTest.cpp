@@ -66,3 +66,13 @@ TEST(Scenario, TomlErrorsNameTheLine) {
   EXPECT_NE(error_of([] { parse_scenario("[scenario]\nsolver = \"plasma\"\n", "w.toml"); }).find("unknown solver"),
             std::string::npos);
 }
+
+TEST(Scenario, NonAsciiIsRefusedOutsideWholeLineComments) {
+  // Found by the fuzzer: Debian's toml++ 3.3 reaches an unreachable branch on these.
+  EXPECT_NE(error_of([] { parse_scenario("gridn\n[\xd1\xa2\n", "u.toml"); }).find("u.toml:2:2: non-ASCII"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_scenario("x = 88'8\xc8\xa2\n", "v.toml"); }).find("v.toml:1:9: non-ASCII"),
+            std::string::npos);
+  const Scenario s = parse_scenario("# Temp\xc3\xa9rature\n  # \xc2\xb0" "C\n[scenario]\nsolver = \"heat\"\n", "ok.toml");
+  EXPECT_EQ(s.solver, "heat");
+}

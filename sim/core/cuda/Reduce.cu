@@ -79,6 +79,19 @@ __global__ void maxdiff_kernel(const T* __restrict__ a, const T* __restrict__ b,
   if (threadIdx.x == 0) out[blockIdx.x] = sh[0];
 }
 
+template <class T>
+__global__ void first_bad_kernel(const T* __restrict__ p, FieldLayout l, bool positive,
+                                 unsigned long long* first) {
+  const long long total = (long long)l.n[0] * l.n[1] * l.n[2];
+  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < total;
+       c += (long long)gridDim.x * blockDim.x) {
+    const int i = int(c % l.n[0]);
+    const long long r = c / l.n[0];
+    const T x = p[l.index(i, int(r % l.n[1]), int(r / l.n[1]))];
+    if (!isfinite(x) || (positive && !(x > T(0)))) atomicMin(first, (unsigned long long)c);
+  }
+}
+
 int blocks_for(const FieldLayout& l) {
   const long long total = l.interior_cells();
   return int(std::min<long long>(kMaxBlocks, (total + kThreads - 1) / kThreads));
@@ -124,6 +137,21 @@ double max_abs_difference_device(const FieldView& a, const FieldView& b) {
   double m = 0;
   for (double x : host) m = std::fmax(m, x);
   return m;
+}
+
+std::int64_t first_bad_cell_device(const FieldView& v, bool positive) {
+  const int blocks = blocks_for(v.layout);
+  Buffer flag(Location::device, sizeof(unsigned long long));
+  auto* first = static_cast<unsigned long long*>(flag.data());
+  FLUXVIEW_CUDA_CHECK(cudaMemset(first, 0xff, sizeof(unsigned long long)));
+  if (v.precision == Precision::f64)
+    first_bad_kernel<<<blocks, kThreads>>>(static_cast<const double*>(v.data), v.layout, positive, first);
+  else
+    first_bad_kernel<<<blocks, kThreads>>>(static_cast<const float*>(v.data), v.layout, positive, first);
+  FLUXVIEW_CUDA_LAUNCH_CHECK();
+  unsigned long long host = 0;
+  FLUXVIEW_CUDA_CHECK(cudaMemcpy(&host, first, sizeof host, cudaMemcpyDeviceToHost));
+  return host == ~0ull ? -1 : std::int64_t(host);
 }
 
 }  // namespace fluxview::cuda

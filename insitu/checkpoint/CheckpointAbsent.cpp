@@ -1,0 +1,17 @@
+// Checkpoints in a build without HDF5: every use says so.
+#include "insitu/checkpoint/Checkpoint.hpp"
+#include "sim/core/ConfigError.hpp"
+
+namespace fluxview {
+
+namespace {
+[[noreturn]] void absent() {
+  throw ConfigError("this fluxview was built without HDF5, so it cannot write or read checkpoints");
+}
+}  // namespace
+
+void write_checkpoint(const std::filesystem::path&, const Scenario&, const Solver&) { absent(); }
+Checkpoint read_checkpoint(const std::filesystem::path&) { absent(); }
+Scenario scenario_of(const Checkpoint&) { absent(); }
+
+}  // namespace fluxview
