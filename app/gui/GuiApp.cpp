@@ -1,0 +1,644 @@
+#include "app/gui/GuiApp.hpp"
+
+#include <epoxy/gl.h>
+// GLFW after epoxy: epoxy provides the GL declarations.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "app/RunOptions.hpp"
+#include "insitu/snapshot/AtomicFile.hpp"
+#include "render/GlResources.hpp"
+#include "render/Image.hpp"
+#include "render/SliceRenderer.hpp"
+#include "sim/core/ConfigError.hpp"
+#include "sim/core/CudaRuntime.hpp"
+#include "sim/core/SolverFamily.hpp"
+
+namespace fluxview::app {
+
+namespace {
+
+std::string g_glfw_error;
+void on_glfw_error(int code, const char* what) {
+  g_glfw_error = "GLFW error " + std::to_string(code) + ": " + what;
+}
+
+// A lesson: a scenario, a few overrides sized for a laptop, and the view that shows it.
+struct Preset {
+  const char* label;
+  const char* scenario;
+  std::vector<std::string> overrides;
+  render::ViewMode mode;
+  const char* lesson;
+};
+
+const std::vector<Preset>& presets() {
+  static const std::vector<Preset> p = {
+      {"Diffusion: a hot spot spreads",
+       "heat/hot-spot",
+       {"grid.n=64"},
+       render::ViewMode::slices3d,
+       "Heat flows down the gradient: the peak falls and the spot widens like sqrt(alpha t).\n"
+       "Watch max(T) in the diagnostics fall while the mean stays put until heat reaches the "
+       "walls."},
+      {"Steady state: a hot wall",
+       "heat/hot-wall",
+       {"grid.nx=96", "grid.ny=96", "grid.nz=1"},
+       render::ViewMode::slice2d,
+       "One wall at 100 degC, three at 0: the field relaxes to the solution of Laplace's "
+       "equation.\n"
+       "The run pauses by itself when dT/dt falls below heat.steady_tol."},
+      {"Exact solution: a sine mode decays",
+       "heat/sine-decay",
+       {"grid.n=32"},
+       render::ViewMode::slice2d,
+       "A single Fourier mode keeps its shape and decays as exp(-alpha |k|^2 t).\n"
+       "Try heat.sine_mx = 2: four times faster decay."},
+      {"Shock tube (Sod)",
+       "fv/sod",
+       {},
+       render::ViewMode::slice2d,
+       "A diaphragm bursts: a shock, a contact and a rarefaction run apart (exact Riemann "
+       "solution)."},
+      {"Blast wave (Sedov-Taylor)",
+       "fv/sedov",
+       {"grid.n=64"},
+       render::ViewMode::slices3d,
+       "A point explosion: the shock radius grows as t^(2/5)."},
+      {"Kelvin-Helmholtz rolls",
+       "fv/kelvin-helmholtz",
+       {},
+       render::ViewMode::slice2d,
+       "Two streams sliding past each other: small ripples roll up into vortices."},
+      {"Viscous decay of a sound wave",
+       "fd/viscous-decay",
+       {},
+       render::ViewMode::slice2d,
+       "A sine wave in a viscous gas: it oscillates and decays at the rate nu k^2."},
+      {"Forced turbulence",
+       "fd/forced-turbulence",
+       {"grid.n=32"},
+       render::ViewMode::slices3d,
+       "Random forcing at large scales feeds a cascade to small scales."},
+  };
+  return p;
+}
+
+bool is_builtin(const std::string& name) {
+  for (const auto& b : builtin_scenarios())
+    if (b.name == name) return true;
+  return false;
+}
+
+void help_marker(const std::string& text) {
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+std::string tooltip_of(const ParamSpec& s) {
+  std::string t = s.key + "\n" + s.description;
+  if (!s.unit.empty()) t += "\nunit: " + s.unit;
+  t += "\nallowed: " + s.allowed() + "\ndefault: " + format_value(s.default_value);
+  return t;
+}
+
+}  // namespace
+
+GuiApp::GuiApp(const Scenario& sc, BackendKind backend, Precision precision)
+    : session_(sc, backend, precision) {
+  glfwSetErrorCallback(on_glfw_error);
+  if (!glfwInit()) throw std::runtime_error("cannot start GLFW: " + g_glfw_error);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  window_ = glfwCreateWindow(1400, 860, ("fluxview - " + sc.name).c_str(), nullptr, nullptr);
+  if (!window_) {
+    glfwTerminate();
+    throw std::runtime_error("cannot open a window with OpenGL 4.5 core: " + g_glfw_error);
+  }
+  glfwMakeContextCurrent(window_);
+  glfwSwapInterval(1);
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // layout is fixed; nothing to remember
+  ImGui::StyleColorsDark();
+  ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  ImGui_ImplOpenGL3_Init("#version 450");
+  renderer_ = std::make_unique<render::SliceRenderer>();
+  // A 2D problem is seen along z; a 3D one starts with the three slices.
+  view_.mode = session_.solver().grid().active_dims() == 3 ? render::ViewMode::slices3d
+                                                           : render::ViewMode::slice2d;
+}
+
+GuiApp::~GuiApp() {
+  renderer_.reset();
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window_);
+  glfwTerminate();
+}
+
+void GuiApp::do_reset() {
+  try {
+    session_.reset();
+    view_.field.clear();  // the new solver may have other fields
+    needs_upload_ = true;
+  } catch (const std::exception& e) {
+    session_.message = std::string("reset refused: ") + e.what();
+  }
+}
+
+int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
+  using Clock = std::chrono::steady_clock;
+  if (frames > 0) {
+    glfwSwapInterval(0);  // scripted: as fast as it goes
+    session_.running = true;
+  }
+  std::int64_t frame = 0;
+  auto fps_t0 = Clock::now();
+  int fps_frames = 0;
+  while (!glfwWindowShouldClose(window_)) {
+    const auto f0 = Clock::now();
+    glfwPollEvents();
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    ImGui::GetIO().FontGlobalScale = ui_scale_;
+
+    handle_shortcuts();
+    const std::int64_t stepped = session_.frame_steps();
+    try {
+      session_.sample_diagnostics();
+    } catch (const std::exception& e) {
+      session_.message = e.what();
+    }
+    panel();
+
+    int fbw = 0, fbh = 0, ww = 1, wh = 1;
+    glfwGetFramebufferSize(window_, &fbw, &fbh);
+    glfwGetWindowSize(window_, &ww, &wh);
+    const float to_fb = float(fbw) / float(std::max(ww, 1));
+    const float scene_x = std::min(panel_width_ * ui_scale_ * to_fb, fbw * 0.6f);
+    handle_scene_mouse(scene_x / to_fb, (fbw - scene_x) / to_fb);
+
+    // New pixels only when the state or the view changed.
+    const std::string vj = render::to_json(view_).dump();
+    if (needs_upload_ || vj != last_view_json_ || session_.solver().step() != drawn_step_) {
+      try {
+        renderer_->update(session_.solver(), view_);
+      } catch (const std::exception& e) {
+        session_.message = e.what();
+        view_.field.clear();
+      }
+      last_view_json_ = vj;
+      drawn_step_ = session_.solver().step();
+      needs_upload_ = false;
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, fbw, fbh);
+    glClearColor(0.1f, 0.1f, 0.11f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    if (fbw - scene_x > 16) renderer_->draw(view_, int(scene_x), 0, fbw - int(scene_x), fbh);
+
+    // Overlay: what is shown, and the field's name and unit over the colour bar.
+    auto* dl = ImGui::GetBackgroundDrawList();
+    char title[256];
+    std::snprintf(title, sizeof title, "%s   step %lld   t = %.6g s",
+                  session_.scenario().name.c_str(),
+                  static_cast<long long>(session_.solver().step()), session_.solver().time());
+    dl->AddText(ImVec2(scene_x / to_fb + 12, 8), IM_COL32(235, 235, 235, 255), title);
+    if (view_.colorbar) {
+      const auto bar = renderer_->colorbar_rect();
+      const std::string name =
+          renderer_->field_name() +
+          (renderer_->field_unit().empty() ? "" : " [" + renderer_->field_unit() + "]");
+      dl->AddText(ImVec2(bar.x / to_fb, (fbh - bar.y - bar.h) / to_fb - ImGui::GetFontSize() - 10),
+                  IM_COL32(235, 235, 235, 255), name.c_str());
+    }
+    probe_tooltip();
+
+    ImGui::Render();
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, fbw, fbh);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+    ++frame;
+    const bool last = frames > 0 && frame >= frames;
+    if (screenshot_requested_) {
+      screenshot_requested_ = false;
+      save_window_png(screenshot_path_);
+    }
+    if (recording_ && (stepped > 0 || recorded_ == 0)) {
+      char name[64];
+      std::snprintf(name, sizeof name, "/frame_%06lld.png", static_cast<long long>(recorded_++));
+      try {
+        if (recorded_ == 1) prepare_output_dir(record_dir_);
+        save_window_png(record_dir_ + name);
+      } catch (const std::exception& e) {
+        recording_ = false;
+        status_ = std::string("recording stopped: ") + e.what();
+      }
+    }
+    if (last && !screenshot.empty()) save_window_png(screenshot);
+    glfwSwapBuffers(window_);
+
+    frame_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - f0).count();
+    ++fps_frames;
+    const double el = std::chrono::duration<double>(Clock::now() - fps_t0).count();
+    if (el > 0.5) {
+      fps_ = fps_frames / el;
+      fps_frames = 0;
+      fps_t0 = Clock::now();
+    }
+    if (last) break;
+  }
+  if (!session_.message.empty()) std::cerr << "fluxview gui: " << session_.message << "\n";
+  return kExitOk;
+}
+
+void GuiApp::save_window_png(const std::string& path) {
+  int fbw = 0, fbh = 0;
+  glfwGetFramebufferSize(window_, &fbw, &fbh);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glReadBuffer(GL_BACK);
+  try {
+    render::write_png(path, render::read_pixels(fbw, fbh));
+    status_ = "saved " + path;
+  } catch (const std::exception& e) {
+    status_ = e.what();
+    std::cerr << "fluxview gui: " << e.what() << "\n";
+  }
+}
+
+void GuiApp::handle_shortcuts() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantCaptureKeyboard) return;
+  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) session_.running = !session_.running;
+  if (ImGui::IsKeyPressed(GLFW_KEY_S, false)) session_.step_once();
+  if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) do_reset();
+  if (ImGui::IsKeyPressed(GLFW_KEY_P, false)) screenshot_requested_ = true;
+}
+
+void GuiApp::handle_scene_mouse(float scene_x, float scene_w) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantCaptureMouse || io.MousePos.x < scene_x || scene_w <= 0) return;
+  if (view_.mode != render::ViewMode::slices3d) return;
+  // Orbit: drag turns the box, the wheel moves the camera in and out.
+  if (ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0.0f)) {
+    view_.yaw -= io.MouseDelta.x * 0.008f;
+    view_.pitch = std::clamp(view_.pitch + io.MouseDelta.y * 0.008f, -1.5f, 1.5f);
+  }
+  if (io.MouseWheel != 0)
+    view_.distance = std::clamp(view_.distance * std::pow(0.9f, io.MouseWheel), 0.6f, 8.0f);
+}
+
+void GuiApp::probe_tooltip() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantCaptureMouse || view_.mode != render::ViewMode::slice2d) return;
+  int fbw = 0, fbh = 0, ww = 1, wh = 1;
+  glfwGetFramebufferSize(window_, &fbw, &fbh);
+  glfwGetWindowSize(window_, &ww, &wh);
+  const double fx = io.MousePos.x * fbw / double(ww), fy = fbh - io.MousePos.y * fbh / double(wh);
+  const auto p = renderer_->probe(fx, fy);
+  if (!p) return;
+  ImGui::BeginTooltip();
+  ImGui::Text("%s = %.6g %s", renderer_->field_name().c_str(), p->value,
+              renderer_->field_unit().c_str());
+  ImGui::Text("cell (%d, %d, %d)", p->cell[0], p->cell[1], p->cell[2]);
+  ImGui::Text("x = %.4g, y = %.4g, z = %.4g m", p->position[0], p->position[1], p->position[2]);
+  ImGui::EndTooltip();
+}
+
+void GuiApp::panel() {
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  int ww = 0, wh = 0;
+  glfwGetWindowSize(window_, &ww, &wh);
+  ImGui::SetNextWindowSize(ImVec2(panel_width_ * ui_scale_, float(wh)));
+  ImGui::Begin("fluxview", nullptr,
+               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
+  if (!session_.message.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 170, 90, 255));
+    ImGui::TextWrapped("%s", session_.message.c_str());
+    ImGui::PopStyleColor();
+    if (ImGui::SmallButton("dismiss")) session_.message.clear();
+    ImGui::Separator();
+  }
+  if (ImGui::CollapsingHeader("Run", ImGuiTreeNodeFlags_DefaultOpen)) run_section();
+  if (ImGui::CollapsingHeader("Teaching presets")) presets_section();
+  if (ImGui::CollapsingHeader("Parameters")) parameter_section();
+  if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) view_section();
+  if (ImGui::CollapsingHeader("Diagnostics", ImGuiTreeNodeFlags_DefaultOpen)) diagnostics_section();
+  if (ImGui::CollapsingHeader("Output")) output_section();
+  ImGui::End();
+}
+
+void GuiApp::run_section() {
+  // Scenario, backend and precision take effect on reset, like every parameter.
+  const std::string current = session_.pending.name;
+  if (ImGui::BeginCombo("scenario", current.c_str())) {
+    for (const auto& b : builtin_scenarios()) {
+      if (ImGui::Selectable(b.name.c_str(), b.name == current)) {
+        try {
+          session_.choose_scenario(b.name);
+        } catch (const std::exception& e) {
+          session_.message = e.what();
+        }
+      }
+      if (ImGui::IsItemHovered()) {
+        try {
+          ImGui::SetTooltip("%s", parse_scenario(b.toml, b.name).description.c_str());
+        } catch (...) {
+        }
+      }
+    }
+    ImGui::EndCombo();
+  }
+  help_marker(session_.pending.description);
+  int backend = session_.pending_backend == BackendKind::cuda;
+  const bool has_gpu = cuda::device_count() > 0;
+  ImGui::RadioButton("cpu", &backend, 0);
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!has_gpu);
+  ImGui::RadioButton("cuda", &backend, 1);
+  ImGui::EndDisabled();
+  if (!has_gpu) help_marker("no CUDA device: " + cuda::no_device_reason());
+  session_.pending_backend = backend ? BackendKind::cuda : BackendKind::cpu;
+  ImGui::SameLine();
+  int prec = session_.pending_precision == Precision::f64;
+  ImGui::RadioButton("float", &prec, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("double", &prec, 1);
+  session_.pending_precision = prec ? Precision::f64 : Precision::f32;
+
+  if (ImGui::Button(session_.running ? "Pause (space)" : "Run (space)", ImVec2(130 * ui_scale_, 0)))
+    session_.running = !session_.running;
+  ImGui::SameLine();
+  if (ImGui::Button("Step (s)")) session_.step_once();
+  ImGui::SameLine();
+  if (ImGui::Button("Reset (r)")) do_reset();
+  help_marker("Restarts from t = 0 with the scenario, parameters, backend and precision set here.");
+
+  ImGui::Checkbox("fit steps to frame budget", &session_.fit_to_budget);
+  help_marker(
+      "As many steps per frame as fit in the budget, so the window stays smooth (60 fps needs "
+      "budget + drawing under 16 ms). Off: a fixed number of steps per frame.");
+  if (session_.fit_to_budget) {
+    float b = float(session_.budget_ms);
+    if (ImGui::SliderFloat("budget [ms]", &b, 1.0f, 100.0f, "%.0f")) session_.budget_ms = b;
+  } else {
+    ImGui::SliderInt("steps per frame", &session_.steps_per_frame, 1, 1000, "%d",
+                     ImGuiSliderFlags_Logarithmic);
+  }
+  Solver& s = session_.solver();
+  ImGui::Text("step %lld   t = %.6g s   dt = %.3g s", static_cast<long long>(s.step()), s.time(),
+              s.dt());
+  const auto& n = s.grid().n;
+  ImGui::Text("%s on %s (%s), grid %dx%dx%d", session_.scenario().solver.c_str(),
+              std::string(to_string(s.backend())).c_str(),
+              std::string(to_string(s.precision())).c_str(), n[0], n[1], n[2]);
+  ImGui::SliderFloat("UI scale", &ui_scale_, 0.75f, 2.5f, "%.2f");
+}
+
+void GuiApp::presets_section() {
+  ImGui::TextWrapped(
+      "Ready-made runs for a class: each loads a scenario sized for a laptop, resets and "
+      "chooses the view. Press space to start.");
+  for (const Preset& p : presets()) {
+    if (!is_builtin(p.scenario)) continue;
+    if (ImGui::Button(p.label, ImVec2(-1, 0))) {
+      try {
+        session_.choose_scenario(p.scenario, p.overrides);
+        session_.reset();
+        view_ = render::ViewSettings{};
+        view_.mode = p.mode;
+        needs_upload_ = true;
+      } catch (const std::exception& e) {
+        session_.message = std::string(p.label) + ": " + e.what();
+      }
+    }
+    help_marker(std::string(p.scenario) + "\n" + p.lesson);
+  }
+}
+
+void GuiApp::parameter_section() {
+  ImGui::TextWrapped(
+      "Edits apply on Reset. Hover a name for its meaning, unit and range; * marks a changed "
+      "value.");
+  ParamSet& ps = session_.pending.params;
+  const ParamSet& active = session_.scenario().params;
+  std::string group;
+  bool open = false;
+  static std::string error;
+  for (const ParamSpec& spec : ps.specs()) {
+    const std::string prefix = spec.key.substr(0, spec.key.find('.'));
+    if (prefix != group) {
+      if (open) ImGui::TreePop();
+      group = prefix;
+      open = ImGui::TreeNodeEx(
+          group.c_str(), group == "heat" || group == "grid" ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+    }
+    if (!open) continue;
+    const bool changed = active.has(spec.key) &&
+                         format_value(active.get(spec.key)) != format_value(ps.get(spec.key));
+    const std::string label = spec.key.substr(prefix.size() + 1) + (changed ? " *" : "") +
+                              (spec.unit.empty() ? "" : " [" + spec.unit + "]") + "##" + spec.key;
+    try {
+      switch (spec.type) {
+        case ParamType::integer: {
+          std::int64_t v = ps.get_int(spec.key);
+          if (ImGui::InputScalar(label.c_str(), ImGuiDataType_S64, &v, nullptr, nullptr, "%lld",
+                                 ImGuiInputTextFlags_EnterReturnsTrue))
+            ps.assign(spec.key, v, "GUI");
+          break;
+        }
+        case ParamType::real: {
+          double v = ps.get_real(spec.key);
+          if (ImGui::InputDouble(label.c_str(), &v, 0, 0, "%.6g",
+                                 ImGuiInputTextFlags_EnterReturnsTrue))
+            ps.assign(spec.key, v, "GUI");
+          break;
+        }
+        case ParamType::boolean: {
+          bool v = ps.get_bool(spec.key);
+          if (ImGui::Checkbox(label.c_str(), &v)) ps.assign(spec.key, v, "GUI");
+          break;
+        }
+        case ParamType::choice: {
+          const std::string v = ps.get_string(spec.key);
+          if (ImGui::BeginCombo(label.c_str(), v.c_str())) {
+            for (const auto& c : spec.choices)
+              if (ImGui::Selectable(c.c_str(), c == v)) ps.assign(spec.key, c, "GUI");
+            ImGui::EndCombo();
+          }
+          break;
+        }
+        case ParamType::text: {
+          std::string v = ps.get_string(spec.key);
+          if (ImGui::InputText(label.c_str(), &v, ImGuiInputTextFlags_EnterReturnsTrue))
+            ps.assign(spec.key, v, "GUI");
+          break;
+        }
+      }
+      help_marker(tooltip_of(spec));
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  if (open) ImGui::TreePop();
+  if (!error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 120, 120, 255));
+    ImGui::TextWrapped("%s", error.c_str());
+    ImGui::PopStyleColor();
+    if (ImGui::SmallButton("ok")) error.clear();
+  }
+}
+
+void GuiApp::view_section() {
+  Solver& s = session_.solver();
+  const auto fields = s.fields();
+  const std::string shown = view_.field.empty() ? fields.at(0).name : view_.field;
+  if (ImGui::BeginCombo("field", shown.c_str())) {
+    for (const auto& f : fields) {
+      if (ImGui::Selectable(f.name.c_str(), f.name == shown)) view_.field = f.name;
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s [%s]", f.description.c_str(), f.unit.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  int mode = view_.mode == render::ViewMode::slices3d;
+  ImGui::RadioButton("2D slice", &mode, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("3D: three slices", &mode, 1);
+  view_.mode = mode ? render::ViewMode::slices3d : render::ViewMode::slice2d;
+  if (view_.mode == render::ViewMode::slice2d) {
+    ImGui::Text("normal");
+    for (int a = 0; a < 3; ++a) {
+      ImGui::SameLine();
+      ImGui::RadioButton(a == 0 ? "x" : a == 1 ? "y" : "z", &view_.axis, a);
+    }
+    const char* names[3] = {"x position", "y position", "z position"};
+    ImGui::SliderFloat(names[view_.axis], &view_.position[view_.axis], 0.0f, 1.0f, "%.3f");
+  } else {
+    ImGui::SliderFloat3("slices x y z", view_.position.data(), 0.0f, 1.0f, "%.2f");
+    ImGui::SliderAngle("yaw", &view_.yaw, -180, 180);
+    ImGui::SliderAngle("pitch", &view_.pitch, -85, 85);
+    ImGui::SliderFloat("distance", &view_.distance, 0.6f, 8.0f, "%.2f");
+    help_marker("Or drag in the view to turn the box, and use the wheel to come closer.");
+  }
+  if (ImGui::BeginCombo("colormap", view_.colormap.c_str())) {
+    for (const auto& c : render::colormap_names())
+      if (ImGui::Selectable(c.c_str(), c == view_.colormap)) view_.colormap = c;
+    ImGui::EndCombo();
+  }
+  ImGui::Checkbox("auto range", &view_.auto_range);
+  help_marker(
+      "On: the field's current min and max. Off: the fixed range below (compare runs, or keep "
+      "colours from drifting as a field decays).");
+  if (!view_.auto_range) {
+    ImGui::InputDouble("min", &view_.lo, 0, 0, "%.6g");
+    ImGui::InputDouble("max", &view_.hi, 0, 0, "%.6g");
+  } else if (ImGui::SmallButton("freeze current range")) {
+    view_.auto_range = false;
+    view_.lo = renderer_->lo();
+    view_.hi = renderer_->hi();
+  }
+  ImGui::Checkbox("log scale", &view_.log_scale);
+  help_marker(
+      "Colours by log(value); a bottom at or below 0 is raised to six decades under the top.");
+  ImGui::SameLine();
+  ImGui::Checkbox("colour bar", &view_.colorbar);
+  if (view_.mode == render::ViewMode::slice2d)
+    ImGui::TextDisabled("hover the slice for the value under the cursor");
+}
+
+void GuiApp::diagnostics_section() {
+  ImGui::Text("%.0f fps (%.1f ms a frame, %.1f ms stepping)", fps_, frame_ms_,
+              session_.last_step_ms);
+  ImGui::Text("%.4g steps/s   %.4g cell-updates/s", session_.steps_per_second,
+              session_.cell_updates_per_second);
+  for (const auto& [name, series] : session_.history) {
+    if (series.values.empty()) continue;
+    const auto [lo, hi] = std::minmax_element(series.values.begin(), series.values.end());
+    char overlay[96];
+    std::snprintf(overlay, sizeof overlay, "%.6g %s", series.values.back(), series.unit.c_str());
+    ImGui::TextUnformatted(name.c_str());
+    ImGui::PlotLines(("##" + name).c_str(), series.values.data(), int(series.values.size()), 0,
+                     overlay, *lo,
+                     *hi + (*hi == *lo ? 1e-6f * std::max(1.0f, std::abs(*hi)) : 0.0f),
+                     ImVec2(ImGui::GetContentRegionAvail().x, 48 * ui_scale_));
+    help_marker(name + ": last " + std::to_string(series.values.size()) +
+                " samples, about ten a second; from " + std::to_string(*lo) + " to " +
+                std::to_string(*hi));
+  }
+}
+
+void GuiApp::output_section() {
+  ImGui::InputText("screenshot", &screenshot_path_);
+  ImGui::SameLine();
+  if (ImGui::Button("save##shot")) screenshot_requested_ = true;
+  help_marker("The whole window as a PNG (key p).");
+  ImGui::InputText("frames dir", &record_dir_);
+  ImGui::SameLine();
+  if (ImGui::Button(recording_ ? "stop##rec" : "record##rec")) {
+    recording_ = !recording_;
+    recorded_ = 0;
+    status_ = recording_ ? "recording to " + record_dir_ : "recording stopped";
+  }
+  help_marker(
+      "One PNG of the window for every frame in which the run stepped: frame_000000.png, ... "
+      "(ffmpeg -i frame_%06d.png makes a film).");
+  ImGui::InputText("view file", &view_path_);
+  if (ImGui::Button("save view")) {
+    try {
+      const std::string text = render::to_json(view_).dump(2);
+      write_file_atomic(view_path_, [&](std::ostream& out) { out << text << "\n"; });
+      status_ = "view saved to " + view_path_;
+    } catch (const std::exception& e) {
+      status_ = e.what();
+    }
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("load view")) {
+    try {
+      std::ifstream in(view_path_);
+      if (!in) throw std::runtime_error("cannot read " + view_path_);
+      view_ = render::view_settings_from_json(nlohmann::json::parse(in));
+      status_ = "view loaded from " + view_path_;
+    } catch (const std::exception& e) {
+      status_ = e.what();
+    }
+  }
+  ImGui::InputText("snapshot dir", &snapshot_dir_);
+  ImGui::SameLine();
+  if (ImGui::Button("write##snap")) {
+    try {
+      status_ = "wrote " + session_.write_snapshot(snapshot_dir_);
+    } catch (const std::exception& e) {
+      status_ = e.what();
+    }
+  }
+  help_marker("Every field at this step as VTK ImageData (.vti) plus series.pvd, for ParaView.");
+  if (!status_.empty()) ImGui::TextWrapped("%s", status_.c_str());
+}
+
+}  // namespace fluxview::app

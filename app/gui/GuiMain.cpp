@@ -1,0 +1,41 @@
+// gui_available() and gui_command() of app/GuiEntry.hpp in a build with GLFW and ImGui.
+#include <GLFW/glfw3.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "app/GuiEntry.hpp"
+#include "app/RunOptions.hpp"
+#include "app/gui/GuiApp.hpp"
+#include "sim/core/Scenario.hpp"
+
+namespace fluxview::app {
+
+bool gui_available(std::string* why_not) {
+  if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY")) {
+    if (why_not) *why_not = "no display: DISPLAY and WAYLAND_DISPLAY are unset";
+    return false;
+  }
+  if (!glfwInit()) {
+    if (why_not) *why_not = "GLFW could not open the display";
+    return false;
+  }
+  glfwTerminate();
+  return true;
+}
+
+int gui_command(const GuiOptions& o) {
+  std::string why;
+  if (!gui_available(&why)) {
+    std::cerr << "fluxview gui: " << why << "; use `fluxview run` for headless runs\n";
+    return kExitFailure;
+  }
+  // Everything about the run is checked before a window opens.
+  const Scenario sc = load_scenario(o.scenario, o.overrides);
+  const BackendKind backend = choose_backend(o.backend, false);
+  const Precision precision = choose_precision(o.precision);
+  GuiApp app(sc, backend, precision);
+  return app.run(o.exit_after_frames, o.screenshot);
+}
+
+}  // namespace fluxview::app
