@@ -1,35 +1,20 @@
 // The command line as a user meets it: exit codes, one-line messages naming the key,
 // value and what is allowed, and no files left behind by a run that was refused.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "sim/core/CudaRuntime.hpp"
+#include "tests/support/RunFluxview.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;  // stdout and stderr together
-};
-
-Result run_fluxview(const std::string& args) {
-  const std::string cmd = std::string(FLUXVIEW_EXE) + " " + args + " 2>&1";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), p)) r.out += buf.data();
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Result = fluxview::test::CommandResult;
+using fluxview::test::run_fluxview;
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path d = fs::temp_directory_path() / ("fluxview_cli_" + name);
