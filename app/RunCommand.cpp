@@ -12,6 +12,7 @@
 #include <iostream>
 
 #include "app/Commands.hpp"
+#include "insitu/catalyst/CatalystAdaptor.hpp"
 #include "insitu/snapshot/AtomicFile.hpp"
 #include "insitu/snapshot/RunRecord.hpp"
 #include "insitu/snapshot/SnapshotSeries.hpp"
@@ -70,7 +71,12 @@ int run_command(const RunOptions& o) {
   SnapshotSeries series(dir);
   RunSummary summary;
   summary.device = device_name(backend);
+  std::unique_ptr<CatalystAdaptor> catalyst;  // destroyed before the solver it may alias
   const auto write_record = [&] {
+    if (catalyst) {
+      std::erase_if(summary.extra, [](const auto& e) { return e.first == "catalyst"; });
+      summary.extra.emplace_back("catalyst", catalyst->summary_json());
+    }
     write_run_json(dir / "run.json", make_run_json(sc, *solver, summary, series.records()));
   };
 
@@ -93,6 +99,21 @@ int run_command(const RunOptions& o) {
                 << frames->context_description() << ")\n";
     frames->write(*solver);
   }
+  if (!o.catalyst_scripts.empty()) {
+    try {
+      catalyst = std::make_unique<CatalystAdaptor>(CatalystOptions{
+          .scripts = o.catalyst_scripts,
+          .every = o.catalyst_every,
+          .on_error = o.catalyst_on_error == "continue" ? CatalystOnError::drop_script : CatalystOnError::stop,
+          .output_dir = (dir / "catalyst").string()});
+    } catch (const CatalystError& e) {
+      summary.status = "failed";
+      summary.message = e.what();
+      write_record();
+      std::cerr << "fluxview: error: " << e.what() << "\n";
+      return kExitBadInput;
+    }
+  }
   series.write(*solver);
   write_record();
 
@@ -104,6 +125,7 @@ int run_command(const RunOptions& o) {
   int code = kExitOk;
   summary.status = "completed";
   try {
+    if (catalyst) catalyst->execute(*solver);
     while (true) {
       if (to_time ? solver->time() >= until * (1 - 1e-12) : run >= max_steps) break;
       if (solver->finished()) {
@@ -122,6 +144,7 @@ int run_command(const RunOptions& o) {
       std::int64_t n = chunk;
       if (!to_time) n = std::min(n, max_steps - run);
       if (every > 0) n = std::min(n, every - solver->step() % every);
+      if (catalyst) n = std::min(n, o.catalyst_every - solver->step() % o.catalyst_every);
       if (frames) n = std::min(n, o.render_every - solver->step() % o.render_every);
       const auto c0 = Clock::now();
       const std::int64_t taken = to_time ? solver->advance_until(until, n) : (solver->advance(n), n);
@@ -132,6 +155,7 @@ int run_command(const RunOptions& o) {
       const double dtc = seconds_since(c0);
       chunk = dtc < 0.1 ? std::min<std::int64_t>(chunk * 2, 1 << 20) : dtc > 0.4 ? std::max<std::int64_t>(1, chunk / 2) : chunk;
       if (frames && solver->step() % o.render_every == 0) frames->write(*solver);
+      if (catalyst) catalyst->execute(*solver);
       if (every > 0 && solver->step() % every == 0) {
         series.write(*solver);
         summary.steps_run = run;
@@ -153,6 +177,11 @@ int run_command(const RunOptions& o) {
     summary.message = e.what();
     code = kExitUnstable;
     std::cerr << "fluxview: " << e.what() << "\n";
+  } catch (const CatalystError& e) {
+    summary.status = "failed";
+    summary.message = e.what();
+    code = kExitFailure;
+    std::cerr << "fluxview: " << e.what() << (summary.message.ends_with('\n') ? "" : "\n");
   }
   summary.steps_run = run;
   summary.wall_seconds = seconds_since(t0);
@@ -165,6 +194,12 @@ int run_command(const RunOptions& o) {
     std::cerr << "fluxview: " << run << " steps in " << summary.wall_seconds << " s ("
               << (summary.wall_seconds > 0 ? run * double(solver->grid().cells()) / summary.wall_seconds : 0)
               << " cell-updates/s)\n";
+    if (catalyst) {
+      const CatalystStats& cs = catalyst->stats();
+      std::cerr << "fluxview: Catalyst ran at " << cs.executed << " of " << cs.offered << " offered steps in "
+                << cs.seconds_total << " s; " << (cs.bytes_device_to_host + cs.bytes_host_gathered) / 1e6
+                << " MB copied, " << cs.bytes_zero_copy / 1e6 << " MB zero-copy\n";
+    }
   }
   std::cout << "fluxview: output in " << std::filesystem::absolute(dir).lexically_normal().string() << " ("
             << series.records().size() << " snapshots, series.pvd, run.json)\n";

@@ -31,6 +31,7 @@ struct RunOptions {
   bool quiet = false;
   std::vector<std::string> catalyst_scripts;
   std::int64_t catalyst_every = 1;
+  std::string catalyst_on_error = "stop";  // stop | continue (drop the failing script)
   // Headless PNG frames (--render-every N --render-dir DIR): 0 draws none.
   std::int64_t render_every = 0;
   std::string render_dir;  // empty: OUTPUT/frames

@@ -45,6 +45,13 @@ int main(int argc, char** argv) {
   run->add_option("--output", run_o.output, "output directory (default: fluxview-out/SCENARIO)");
   run->add_flag("--headless", run_o.headless, "never open a window (runs are headless already)");
   run->add_flag("--quiet", run_o.quiet, "print only where the output went");
+  run->add_option("--catalyst", run_o.catalyst_scripts, "run this ParaView Catalyst Python script (repeatable)")
+      ->allow_extra_args(false);
+  run->add_option("--catalyst-every", run_o.catalyst_every, "offer the state to Catalyst every N steps")
+      ->check(CLI::PositiveNumber);
+  run->add_option("--catalyst-on-error", run_o.catalyst_on_error,
+                  "when a Catalyst script fails: stop the run, or continue without that script")
+      ->check(CLI::IsMember({"stop", "continue"}));
 
   run->add_option("--render-every", run_o.render_every, "draw a PNG frame every N steps (headless, through EGL)")
       ->check(CLI::NonNegativeNumber);

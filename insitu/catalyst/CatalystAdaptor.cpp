@@ -1,0 +1,451 @@
+// The Catalyst adaptor: the only file that includes ParaView headers.
+//
+// The state goes to the pipelines as one vtkImageData on the channel "input": whole
+// extent = the global grid, one cell (or point, for point-centred grids) array per field
+// named as in snapshots, the simulation time and step in the data description.
+//
+// Why the host fields are (mostly) copied: a solver's field has ghost layers and rows
+// padded to 128 bytes, so its interior is not one contiguous run of memory, and VTK's
+// data arrays are contiguous. Handing ParaView the whole padded array instead (a larger
+// extent with ghost and padding cells blanked through vtkGhostType) would make every
+// pipeline see another geometry than the snapshots, put uninitialised padding into
+// ranges, contours and colour maps of any filter that ignores ghost cells, and cost a
+// ghost array as large as an eighth of the field anyway. So an interior is handed over
+// zero-copy (SetArray with save=1) only where it is contiguous (no ghosts and no padding
+// along the axes used, e.g. 1D runs); otherwise its rows are gathered into a persistent
+// array, only for fields a pipeline needs and only at steps a pipeline runs. The bytes
+// of each kind are counted (stats()) and written to run.json.
+#include "insitu/catalyst/CatalystAdaptor.hpp"
+
+#include <mpi.h>
+#include <vtkCPDataDescription.h>
+#include <vtkCPInputDataDescription.h>
+#include <vtkCPProcessor.h>
+#include <vtkCPPythonPipeline.h>
+#include <vtkCellData.h>
+#include <vtkDoubleArray.h>
+#include <vtkFloatArray.h>
+#include <vtkImageData.h>
+#include <vtkLogger.h>
+#include <vtkMPI.h>
+#include <vtkNew.h>
+#include <vtkObjectFactory.h>
+#include <vtkOutputWindow.h>
+#include <vtkPointData.h>
+#include <vtkPythonInterpreter.h>
+#include <vtkSmartPointer.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "sim/core/CudaRuntime.hpp"
+
+namespace fluxview {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Keeps what VTK and Python print (Python's stdout and stderr are redirected here)
+// while a script runs, so that its traceback can go into the error message and the
+// GUI; everything is still printed as usual.
+class CapturingOutputWindow : public vtkOutputWindow {
+ public:
+  static CapturingOutputWindow* New();
+  vtkTypeMacro(CapturingOutputWindow, vtkOutputWindow) void DisplayText(const char* text) override {
+    // VTK's warnings (a producer given step 0 twice, ...) are noise for a user, unless asked.
+    const auto type = GetCurrentMessageType();
+    if (!verbose && (type == vtkOutputWindow::MESSAGE_TYPE_WARNING ||
+                     type == vtkOutputWindow::MESSAGE_TYPE_GENERIC_WARNING))
+      return;
+    if (capturing && text)
+      captured += text;
+    else if (!quiet || GetCurrentMessageType() == vtkOutputWindow::MESSAGE_TYPE_ERROR)
+      vtkOutputWindow::DisplayText(text);
+  }
+  void start() {
+    captured.clear();
+    capturing = true;
+  }
+  // The text since start(): the caller prints it, or puts it into an error message.
+  std::string stop() {
+    capturing = false;
+    return std::move(captured);
+  }
+  bool quiet = false;
+  bool verbose = false;
+
+ private:
+  bool capturing = false;
+  std::string captured;
+};
+vtkStandardNewMacro(CapturingOutputWindow);
+
+// The Python text of a path, safe whatever characters it holds.
+std::string python_string(const std::string& s) {
+  std::ostringstream hex;
+  hex << "bytes.fromhex('";
+  for (unsigned char c : s) {
+    const char* d = "0123456789abcdef";
+    hex << d[c >> 4] << d[c & 15];
+  }
+  hex << "').decode()";
+  return hex.str();
+}
+
+// Scripts written by ParaView 5.9+ ("Save Catalyst State") are version 2 and say so in
+// a comment; legacy version 1 scripts define DoCoProcessing.
+int script_version(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str().find("def DoCoProcessing") != std::string::npos ? 1 : 2;
+}
+
+bool has_traceback(const std::string& text) {
+  return text.find("Traceback (most recent call last)") != std::string::npos;
+}
+
+struct FieldArray {
+  vtkSmartPointer<vtkDataArray> array;
+  const void* zero_copy_source = nullptr;  // non-null: array aliases the solver's memory
+  std::int64_t count = 0;
+  Precision precision = Precision::f64;
+};
+
+}  // namespace
+
+struct CatalystAdaptor::Impl {
+  CatalystOptions options;
+  vtkNew<vtkCPProcessor> processor;
+  vtkSmartPointer<CapturingOutputWindow> output;
+  std::vector<vtkSmartPointer<vtkCPPythonPipeline>> pipelines;
+  std::vector<CatalystScriptStatus> status;
+  CatalystStats stats;
+  vtkNew<vtkImageData> image;
+  std::map<std::string, FieldArray> arrays;
+  std::string published_fields;
+
+  void load(const std::string& path);
+  void fill(const FieldView& v, FieldArray& fa);
+  void report(std::size_t i, std::int64_t step, const std::string& what,
+              const std::string& traceback);
+};
+
+bool CatalystAdaptor::available() {
+  return true;
+}
+
+CatalystAdaptor::CatalystAdaptor(CatalystOptions options) : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.options = std::move(options);
+  if (m.options.every < 1)
+    throw CatalystError("--catalyst-every " + std::to_string(m.options.every) +
+                        ": must be 1 or more");
+  // Python's output goes through vtkOutputWindow, where it is captured per script.
+  m.output = vtkSmartPointer<CapturingOutputWindow>::New();
+  m.output->quiet = std::getenv("FLUXVIEW_CATALYST_QUIET") != nullptr;
+  m.output->verbose = std::getenv("FLUXVIEW_CATALYST_VERBOSE") != nullptr;
+  vtkOutputWindow::SetInstance(m.output);
+  vtkPythonInterpreter::SetRedirectOutput(true);
+  // ParaView logs a warning per step when a pipeline asks for another time than the
+  // one just given; errors still show.
+  if (!std::getenv("FLUXVIEW_CATALYST_VERBOSE"))
+    vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_ERROR);
+  int ok = 0;
+  if (m.options.mpi_comm) {
+    vtkMPICommunicatorOpaqueComm comm(static_cast<MPI_Comm*>(m.options.mpi_comm));
+    ok = m.processor->Initialize(comm);
+  } else {
+    ok = m.processor->Initialize();
+  }
+  if (!ok)
+    throw CatalystError("ParaView Catalyst failed to initialise (vtkCPProcessor::Initialize)");
+  // Initialize may install its own output window; ours goes back on top.
+  vtkOutputWindow::SetInstance(m.output);
+  // Through Python's own os.environ: ParaView's interpreter took its copy of the
+  // environment before this point.
+  if (!m.options.output_dir.empty())
+    vtkPythonInterpreter::RunSimpleString(
+        ("import os\nos.environ.setdefault('FLUXVIEW_CATALYST_OUTPUT', " +
+         python_string(m.options.output_dir) + ")")
+            .c_str());
+  for (const auto& s : m.options.scripts) {
+    try {
+      m.load(s);
+    } catch (const CatalystError& e) {
+      if (m.options.on_error == CatalystOnError::stop) throw;
+      // Keep the failed script in status() so that run.json and the GUI show why.
+      m.pipelines.push_back(nullptr);
+      CatalystScriptStatus st;
+      st.script = s;
+      st.failed = true;
+      st.last_error = e.what();
+      m.status.push_back(st);
+      std::cerr << "fluxview: " << e.what() << (st.last_error.ends_with('\n') ? "" : "\n")
+                << "fluxview: going on without " << s << " (--catalyst-on-error continue)\n";
+    }
+  }
+}
+
+CatalystAdaptor::~CatalystAdaptor() {
+  for (auto& p : impl_->pipelines)
+    if (p) p->Finalize();
+  impl_->pipelines.clear();
+  impl_->processor->Finalize();
+  vtkOutputWindow::SetInstance(nullptr);
+}
+
+void CatalystAdaptor::Impl::load(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec))
+    throw CatalystError("Catalyst script " + path + ": no such file");
+  // Parse it now, so a typo stops the run before the first step rather than at the
+  // first output step (version 2 scripts are imported only when first executed).
+  output->start();
+  const int rc =
+      vtkPythonInterpreter::RunSimpleString(("compile(open(" + python_string(path) +
+                                             ", 'rb').read(), " + python_string(path) + ", 'exec')")
+                                                .c_str());
+  std::string text = output->stop();
+  if (rc != 0) throw CatalystError("Catalyst script " + path + " does not parse:\n" + text);
+  output->start();
+  auto pipeline =
+      vtkCPPythonPipeline::CreateAndInitializePipeline(path.c_str(), script_version(path));
+  text = output->stop();
+  if (!pipeline) throw CatalystError("Catalyst script " + path + " could not be loaded:\n" + text);
+  if (!text.empty() && !output->quiet) std::cerr << text << std::flush;
+  pipelines.push_back(pipeline);
+  CatalystScriptStatus st;
+  st.script = path;
+  status.push_back(st);
+}
+
+void CatalystAdaptor::add_script(const std::string& path) {
+  impl_->load(path);
+}
+
+void CatalystAdaptor::set_enabled(std::size_t index, bool enabled) {
+  if (index < impl_->status.size()) impl_->status[index].enabled = enabled;
+}
+const std::vector<CatalystScriptStatus>& CatalystAdaptor::status() const {
+  return impl_->status;
+}
+const CatalystStats& CatalystAdaptor::stats() const {
+  return impl_->stats;
+}
+
+void CatalystAdaptor::Impl::report(std::size_t i, std::int64_t step, const std::string& what,
+                                   const std::string& traceback) {
+  CatalystScriptStatus& st = status[i];
+  std::string msg = "Catalyst script " + st.script + " failed at step " + std::to_string(step) +
+                    " (" + what + ")";
+  if (!traceback.empty()) msg += ":\n" + traceback;
+  st.last_error = msg;
+  if (options.on_error == CatalystOnError::stop) throw CatalystError(msg);
+  st.failed = true;
+  std::cerr << "fluxview: " << msg << (msg.ends_with('\n') ? "" : "\n")
+            << "fluxview: going on without " << st.script << " (--catalyst-on-error continue)\n";
+}
+
+// Copies (or aliases) the interior of one field into a VTK array of its precision.
+void CatalystAdaptor::Impl::fill(const FieldView& v, FieldArray& fa) {
+  const FieldLayout& L = v.layout;
+  const std::int64_t count = L.interior_cells();
+  const std::size_t eb = bytes_of(v.precision);
+  const bool contiguous =
+      (L.n[1] == 1 || L.sy == L.n[0]) && (L.n[2] == 1 || L.sz == std::int64_t(L.n[0]) * L.n[1]);
+  const auto* base = static_cast<const unsigned char*>(v.data);
+  const void* interior = base + L.origin * eb;
+  const bool alias = v.where == Location::host && contiguous;
+  // A new VTK array whenever the kind of storage changes: an aliased array must never be
+  // resized (it would write into the solver's memory) and an owned one never aliased.
+  if (!fa.array || fa.count != count || fa.precision != v.precision ||
+      (alias ? fa.zero_copy_source != interior : fa.zero_copy_source != nullptr)) {
+    if (v.precision == Precision::f64)
+      fa.array = vtkSmartPointer<vtkDoubleArray>::New();
+    else
+      fa.array = vtkSmartPointer<vtkFloatArray>::New();
+    fa.array->SetName(v.name.c_str());
+    fa.array->SetNumberOfComponents(1);
+    fa.count = count;
+    fa.precision = v.precision;
+    fa.zero_copy_source = nullptr;
+    if (alias) {
+      // save = 1: VTK never frees or reallocates the solver's memory. The pipelines only
+      // read it, and the adaptor is destroyed before the solver.
+      fa.array->SetVoidArray(const_cast<void*>(interior), count, 1);
+      fa.zero_copy_source = interior;
+    } else {
+      fa.array->SetNumberOfTuples(count);
+    }
+  }
+  if (alias) {
+    stats.bytes_zero_copy += count * eb;
+    fa.array->Modified();
+    return;
+  }
+  auto* dst = static_cast<unsigned char*>(fa.array->GetVoidPointer(0));
+  const std::size_t row = std::size_t(L.n[0]) * eb;
+  for (int k = 0; k < L.n[2]; ++k) {
+    unsigned char* d = dst + std::size_t(k) * L.n[1] * row;
+    const unsigned char* s = base + L.index(0, 0, k) * eb;
+    if (v.where == Location::host) {
+      for (int j = 0; j < L.n[1]; ++j) std::memcpy(d + j * row, s + j * L.sy * eb, row);
+    } else {
+      cuda::memcpy_2d(d, row, s, L.sy * eb, row, L.n[1]);
+    }
+  }
+  (v.where == Location::host ? stats.bytes_host_gathered : stats.bytes_device_to_host) +=
+      count * eb;
+  fa.array->Modified();
+}
+
+void CatalystAdaptor::execute(const Solver& solver, bool force) {
+  Impl& m = *impl_;
+  const std::int64_t step = solver.step();
+  if (!force && step % m.options.every != 0) return;
+  const auto t0 = Clock::now();
+  ++m.stats.offered;
+  const Grid& g = solver.grid();
+  const bool points = g.centering == Centering::point;
+  const int association = points ? vtkDataObject::POINT : vtkDataObject::CELL;
+  int extent[6];
+  for (int a = 0; a < 3; ++a) {
+    extent[2 * a] = 0;
+    extent[2 * a + 1] = points ? g.n[a] - 1 : g.n[a];
+  }
+
+  // 1. Which pipelines run now, and which fields they need.
+  std::vector<std::pair<std::size_t, vtkSmartPointer<vtkCPDataDescription>>> running;
+  std::set<std::string> needed;
+  const auto fields = solver.fields();
+  for (std::size_t i = 0; i < m.pipelines.size(); ++i) {
+    CatalystScriptStatus& st = m.status[i];
+    if (!st.enabled || st.failed) continue;
+    auto dd = vtkSmartPointer<vtkCPDataDescription>::New();
+    dd->AddInput("input");
+    dd->SetTimeData(solver.time(), step);
+    dd->SetForceOutput(force);
+    m.output->start();
+    const int asks = m.pipelines[i]->RequestDataDescription(dd);
+    std::string text = m.output->stop();
+    if (has_traceback(text)) {
+      m.report(i, step, "RequestDataDescription", text);
+      continue;
+    }
+    vtkCPInputDataDescription* idd = dd->GetInputDescriptionByName("input");
+    if (!text.empty() && !m.output->quiet) std::cerr << text << std::flush;
+    if (!asks || !idd || !idd->GetIfGridIsNecessary()) continue;
+    for (const auto& f : fields)
+      if (idd->IsFieldNeeded(f.name.c_str(), association)) needed.insert(f.name);
+    running.emplace_back(i, dd);
+  }
+  m.stats.seconds_request += seconds_since(t0);
+  if (running.empty()) {
+    m.stats.seconds_total += seconds_since(t0);
+    return;
+  }
+  ++m.stats.executed;
+
+  // 2. The grid, with the fields asked for (from the device only those).
+  const auto t1 = Clock::now();
+  m.image->SetExtent(extent);
+  m.image->SetSpacing(g.spacing[0], g.spacing[1], g.spacing[2]);
+  if (points)
+    m.image->SetOrigin(g.origin[0], g.origin[1], g.origin[2]);
+  else
+    m.image->SetOrigin(g.origin[0] - 0.5 * g.spacing[0], g.origin[1] - 0.5 * g.spacing[1],
+                       g.origin[2] - 0.5 * g.spacing[2]);
+  vtkFieldData* attrs = points ? static_cast<vtkFieldData*>(m.image->GetPointData())
+                               : static_cast<vtkFieldData*>(m.image->GetCellData());
+  m.image->GetPointData()->Initialize();
+  m.image->GetCellData()->Initialize();
+  bool first = true;
+  for (const auto& f : fields) {
+    if (!needed.count(f.name)) continue;
+    FieldArray& fa = m.arrays[f.name];
+    m.fill(solver.view(f.name), fa);
+    attrs->AddArray(fa.array);
+    if (first) {
+      (points ? static_cast<vtkDataSetAttributes*>(m.image->GetPointData())
+              : m.image->GetCellData())
+          ->SetActiveScalars(f.name.c_str());
+      first = false;
+    }
+  }
+  m.image->Modified();
+  m.stats.seconds_transfer += seconds_since(t1);
+
+  // The run's field names in the solver's order (first = the one to show), for scripts:
+  // ParaView lists a source's arrays sorted by name.
+  std::string names;
+  for (const auto& f : fields) names += (names.empty() ? "" : ",") + f.name;
+  if (names != m.published_fields) {
+    vtkPythonInterpreter::RunSimpleString(
+        ("import os\nos.environ['FLUXVIEW_FIELDS'] = " + python_string(names)).c_str());
+    m.published_fields = names;
+  }
+
+  // 3. Run them, one at a time, so an error names its script.
+  const auto t2 = Clock::now();
+  for (auto& [i, dd] : running) {
+    CatalystScriptStatus& st = m.status[i];
+    vtkCPInputDataDescription* idd = dd->GetInputDescriptionByName("input");
+    idd->SetGrid(m.image);
+    idd->SetWholeExtent(extent);
+    const auto ts = Clock::now();
+    m.output->start();
+    const int ok = m.pipelines[i]->CoProcess(dd);
+    const std::string text = m.output->stop();
+    st.last_seconds = seconds_since(ts);
+    st.total_seconds += st.last_seconds;
+    st.last_step = step;
+    ++st.runs;
+    idd->SetGrid(nullptr);
+    if (!ok || has_traceback(text))
+      m.report(i, step, "while executing", text);
+    else if (!text.empty() && !m.output->quiet)
+      std::cerr << text << std::flush;  // the script's own prints and warnings
+  }
+  m.stats.seconds_pipelines += seconds_since(t2);
+  m.stats.seconds_total += seconds_since(t0);
+}
+
+nlohmann::json CatalystAdaptor::summary_json() const {
+  const CatalystStats& s = impl_->stats;
+  nlohmann::json scripts = nlohmann::json::array();
+  for (const auto& st : impl_->status)
+    scripts.push_back({{"script", st.script},
+                       {"enabled", st.enabled},
+                       {"failed", st.failed},
+                       {"runs", st.runs},
+                       {"last_step", st.last_step},
+                       {"seconds", st.total_seconds},
+                       {"last_seconds", st.last_seconds},
+                       {"last_error", st.last_error}});
+  return {{"scripts", scripts},
+          {"every", impl_->options.every},
+          {"offered", s.offered},
+          {"executed", s.executed},
+          {"bytes_device_to_host", s.bytes_device_to_host},
+          {"bytes_host_gathered", s.bytes_host_gathered},
+          {"bytes_zero_copy", s.bytes_zero_copy},
+          {"seconds", s.seconds_total},
+          {"seconds_request", s.seconds_request},
+          {"seconds_transfer", s.seconds_transfer},
+          {"seconds_pipelines", s.seconds_pipelines}};
+}
+
+}  // namespace fluxview

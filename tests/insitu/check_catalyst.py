@@ -1,0 +1,284 @@
+#!/usr/bin/python3
+"""Checks fluxview's ParaView Catalyst adaptor end to end: runs `fluxview run` with a
+Catalyst script and checks what comes out against the run's own snapshots.
+
+    check_catalyst.py --fluxview PATH --assets DIR --work DIR CASE
+
+Run by /usr/bin/python3 (Debian's python3-paraview provides vtkmodules) under
+`xvfb-run -a`, since ParaView's renderer needs an X display. Exit code 0: passed.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from vtkmodules.util.numpy_support import vtk_to_numpy
+from vtkmodules.vtkIOImage import vtkPNGReader
+from vtkmodules.vtkIOXML import (vtkXMLImageDataReader, vtkXMLPImageDataReader,
+                                 vtkXMLPPolyDataReader)
+import numpy as np
+
+FAILURES = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        FAILURES.append(what)
+
+
+def run(args, work, name, *extra, expect=0):
+    out = os.path.join(work, name)
+    shutil.rmtree(out, ignore_errors=True)
+    cmd = [args.fluxview, 'run', *extra, '--output', out, '--quiet']
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    print('$', ' '.join(cmd), '->', p.returncode)
+    if p.returncode != expect:
+        print(p.stdout[-4000:], p.stderr[-8000:])
+    check(p.returncode == expect, f'{name}: exit code {p.returncode}, expected {expect}')
+    record = None
+    if os.path.exists(os.path.join(out, 'run.json')):
+        with open(os.path.join(out, 'run.json')) as f:
+            record = json.load(f)
+    return out, record, p.stderr
+
+
+def read_image_array(path, reader_class):
+    r = reader_class()
+    r.SetFileName(path)
+    r.Update()
+    d = r.GetOutput()
+    arrays = d.GetPointData() if d.GetPointData().GetNumberOfArrays() else d.GetCellData()
+    return d, {arrays.GetArrayName(i): vtk_to_numpy(arrays.GetArray(i)) for i in range(arrays.GetNumberOfArrays())}
+
+
+def read_png(path):
+    r = vtkPNGReader()
+    r.SetFileName(path)
+    r.Update()
+    img = r.GetOutput()
+    nx, ny, _ = img.GetDimensions()
+    px = vtk_to_numpy(img.GetPointData().GetScalars()).reshape(ny, nx, -1)[:, :, :3].astype(int)
+    return px[::-1]  # row 0 at the top
+
+
+def field_of(record):
+    return record['fields'][0]['name']
+
+
+def heat(steps=4, n=16, scenario='heat/hot-spot'):
+    return [scenario, '--set', f'grid.n={n}', '--steps', str(steps), '--every', '2', '--catalyst-every', '2']
+
+
+def case_slice_png(args, work):
+    out, rec, _ = run(args, work, 'slice_png', *heat(), '--catalyst', f'{args.assets}/slice_png.py')
+    for step in (0, 2, 4):
+        path = f'{out}/catalyst/slice_{step:06d}.png'
+        check(os.path.exists(path), f'{path} written')
+    px = read_png(f'{out}/catalyst/slice_000004.png')
+    colours = len(np.unique(px.reshape(-1, 3), axis=0))
+    check(colours > 50, f'slice image has {colours} distinct colours (not blank)')
+    # The hot spot is in the middle of the slice; the walls are at the ambient 20 degC.
+    h, w, _ = px.shape
+    centre = px[h // 2 - 10:h // 2 + 10, w // 2 - 10:w // 2 + 10].sum(axis=2).mean()
+    edge = px[h // 2 - 5:h // 2 + 5, w // 2 - 150:w // 2 - 140].sum(axis=2).mean()
+    check(centre > edge + 100, f'slice centre ({centre:.0f}) brighter than near its edge ({edge:.0f}) in inferno')
+    # The colour bar: a column of many colours at the right of the image.
+    bar = px[:, int(0.8 * w):, :]
+    check(len(np.unique(bar.reshape(-1, 3), axis=0)) > 30, 'a colour bar at the right')
+    cat = rec['catalyst']
+    check(cat['executed'] == 3 and cat['offered'] == 3, f"run.json: Catalyst ran at {cat['executed']} of {cat['offered']} steps")
+    check(cat['bytes_host_gathered'] == 3 * 16**3 * 8, f"run.json: {cat['bytes_host_gathered']} bytes gathered = 3 x 16^3 x 8")
+    check(cat['scripts'][0]['runs'] == 3 and cat['scripts'][0]['last_step'] == 4, 'run.json: script ran 3 times, last at step 4')
+
+
+def case_contour_png(args, work):
+    out, rec, _ = run(args, work, 'contour_png', *heat(), '--catalyst', f'{args.assets}/contour_png.py')
+    path = f'{out}/catalyst/contour_000004.png'
+    check(os.path.exists(path), f'{path} written')
+    px = read_png(path)
+    orange = ((px[:, :, 0] > 120) & (px[:, :, 1] < 140) & (px[:, :, 2] < 90)).sum()
+    check(orange > 500, f'contour image has {orange} orange (isosurface) pixels')
+
+
+def case_extracts(args, work):
+    out, rec, _ = run(args, work, 'extracts', *heat(), '--catalyst', f'{args.assets}/extracts.py')
+    field = field_of(rec)
+    for step in (0, 2, 4):
+        _, snap = read_image_array(f'{out}/snapshot_{step:06d}.vti', vtkXMLImageDataReader)
+        grid, ext = read_image_array(f'{out}/catalyst/grid_{step:06d}.pvti', vtkXMLPImageDataReader)
+        check(field in ext, f'VTI extract at step {step} has {field}')
+        if field in ext:
+            diff = np.abs(ext[field] - snap[field]).max()
+            check(diff == 0.0, f'VTI extract at step {step} equals snapshot_{step:06d}.vti (max diff {diff})')
+        check(grid.GetDimensions() == (16, 16, 16), f'VTI extract dimensions {grid.GetDimensions()}')
+    sl, sa = read_image_array(f'{out}/catalyst/slice_000004.pvtp', vtkXMLPPolyDataReader)
+    _, snap = read_image_array(f'{out}/snapshot_000004.vti', vtkXMLImageDataReader)
+    check(sl.GetNumberOfPoints() > 100, f'VTP slice has {sl.GetNumberOfPoints()} points')
+    if field in sa:
+        lo, hi = float(sa[field].min()), float(sa[field].max())
+        check(snap[field].min() - 1e-9 <= lo and hi <= snap[field].max() + 1e-9 and hi > lo,
+              f'VTP slice {field} in [{lo:.4g}, {hi:.4g}] within the snapshot range')
+    else:
+        check(False, f'VTP slice carries {field}')
+
+
+def case_live(args, work):
+    # Nothing listens on the Catalyst Live port: the run must go on regardless.
+    out, rec, _ = run(args, work, 'live', *heat(), '--catalyst', f'{args.assets}/live.py')
+    check(rec and rec['status'] == 'completed', 'live: run completed with nobody connected')
+    check(rec and rec['catalyst']['executed'] == 3, 'live: pipeline ran at each offered step')
+
+
+USER_SCRIPT = '''# script-version: 2
+# Written by the test, not shipped: records what the pipeline saw at each step.
+import json, os
+from paraview import catalyst
+from paraview.simple import *
+from paraview import servermanager
+grid = PVTrivialProducer(registrationName='input')
+options = catalyst.Options()
+def catalyst_execute(info):
+    data = servermanager.Fetch(grid)
+    arrays = data.GetPointData() if data.GetPointData().GetNumberOfArrays() else data.GetCellData()
+    name = arrays.GetArrayName(0)
+    seen = {'step': info.timestep, 'time': info.time, 'field': name,
+            'dims': list(data.GetDimensions()), 'range': list(arrays.GetArray(0).GetRange()),
+            'value0': arrays.GetArray(0).GetValue(0)}
+    with open(os.path.join(os.environ['SEEN_DIR'], 'seen_%d.json' % info.timestep), 'w') as f:
+        json.dump(seen, f)
+'''
+
+
+def case_user_script(args, work, scenario='heat/hot-spot', dims=(16, 16, 16), extra=('--set', 'grid.n=16')):
+    name = 'user_script_' + scenario.replace('/', '_')
+    seen_dir = os.path.join(work, name + '_seen')
+    shutil.rmtree(seen_dir, ignore_errors=True)
+    os.makedirs(seen_dir)
+    script = os.path.join(work, name + '.py')
+    with open(script, 'w') as f:
+        f.write(USER_SCRIPT)
+    os.environ['SEEN_DIR'] = seen_dir
+    out, rec, _ = run(args, work, name, scenario, *extra, '--steps', '4', '--every', '2',
+                      '--catalyst-every', '2', '--catalyst', script)
+    snaps = {s['step']: s for s in rec['snapshots']}
+    for step in (0, 2, 4):
+        path = os.path.join(seen_dir, f'seen_{step}.json')
+        check(os.path.exists(path), f'user script ran at step {step}')
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            seen = json.load(f)
+        _, snap = read_image_array(f"{out}/{snaps[step]['file']}", vtkXMLImageDataReader)
+        field = field_of(rec)
+        check(seen['field'] == field, f"step {step}: pipeline saw field {seen['field']}")
+        check(abs(seen['time'] - snaps[step]['time']) <= 1e-12 * max(1, abs(snaps[step]['time'])),
+              f"step {step}: time {seen['time']} = snapshot time {snaps[step]['time']}")
+        check(tuple(seen['dims']) == dims, f"step {step}: dimensions {seen['dims']}")
+        check(seen['range'] == [float(snap[field].min()), float(snap[field].max())] and
+              seen['value0'] == float(snap[field][0]), f"step {step}: values equal the snapshot's")
+
+
+def case_fv_extracts(args, work):
+    out, rec, _ = run(args, work, 'fv_extracts', 'fv/sod', '--set', 'grid.nx=64', '--steps', '4', '--every', '2',
+                      '--catalyst-every', '2', '--catalyst', f'{args.assets}/extracts.py')
+    check(field_of(rec) == 'rho', f'fv first field is {field_of(rec)}')
+    _, snap = read_image_array(f'{out}/snapshot_000004.vti', vtkXMLImageDataReader)
+    _, ext = read_image_array(f'{out}/catalyst/grid_000004.pvti', vtkXMLPImageDataReader)
+    for name, values in snap.items():
+        check(name in ext and np.abs(ext[name] - values).max() == 0.0, f'fv VTI extract {name} equals the snapshot')
+
+
+def case_fv_slice(args, work):
+    out, rec, _ = run(args, work, 'fv_slice', 'fv/sod', '--set', 'grid.nx=64', '--steps', '2', '--every', '2',
+                      '--catalyst-every', '2', '--catalyst', f'{args.assets}/slice_png.py')
+    path = f'{out}/catalyst/slice_000002.png'
+    check(os.path.exists(path), f'{path} written')
+    if os.path.exists(path):
+        px = read_png(path)
+        check(len(np.unique(px.reshape(-1, 3), axis=0)) > 20, 'fv slice image not blank')
+
+
+def write(work, name, text):
+    path = os.path.join(work, name)
+    with open(path, 'w') as f:
+        f.write(text)
+    return path
+
+
+def case_error_missing(args, work):
+    out, rec, err = run(args, work, 'error_missing', *heat(), '--catalyst', os.path.join(work, 'no_such_script.py'),
+                        expect=2)
+    check('no_such_script.py: no such file' in err, 'missing script: message names it')
+    check(rec is not None and rec['status'] == 'failed' and 'no such file' in rec['message'],
+          'missing script: run.json says failed with the reason')
+
+
+def case_error_syntax(args, work):
+    bad = write(work, 'bad_syntax.py', '# script-version: 2\nfrom paraview.simple import *\ndef oops(:\n    pass\n')
+    out, rec, err = run(args, work, 'error_syntax', *heat(), '--catalyst', bad, expect=2)
+    check('does not parse' in err and 'SyntaxError' in err and 'bad_syntax.py' in err,
+          'syntax error: message with the Python traceback')
+    check(rec is not None and rec['status'] == 'failed' and 'SyntaxError' in rec['message'],
+          'syntax error: run.json says failed with the traceback')
+
+
+RAISES = '''# script-version: 2
+from paraview import catalyst
+from paraview.simple import *
+grid = PVTrivialProducer(registrationName='input')
+options = catalyst.Options()
+def catalyst_execute(info):
+    if info.timestep >= 2:
+        raise ZeroDivisionError('deliberate failure at step %d' % info.timestep)
+'''
+
+
+def case_error_runtime(args, work):
+    bad = write(work, 'raises.py', RAISES)
+    out, rec, err = run(args, work, 'error_runtime', *heat(), '--catalyst', bad, expect=1)
+    check('Traceback' in err and 'ZeroDivisionError: deliberate failure at step 2' in err and 'raises.py' in err,
+          'run-time error: message with the traceback')
+    check(rec is not None and rec['status'] == 'failed' and 'step 2' in rec['message'] and rec['steps'] == 2,
+          'run-time error: run stopped at step 2, run.json says failed')
+    check(rec is not None and os.path.exists(f'{out}/snapshot_000002.vti'), 'run-time error: snapshots kept')
+
+
+def case_error_continue(args, work):
+    bad = write(work, 'raises.py', RAISES)
+    syntax = write(work, 'bad_syntax.py', 'def oops(:\n')
+    out, rec, err = run(args, work, 'error_continue', *heat(), '--catalyst', bad, '--catalyst', syntax,
+                        '--catalyst', f'{args.assets}/extracts.py', '--catalyst-on-error', 'continue')
+    check(rec['status'] == 'completed' and rec['steps'] == 4, 'continue: run completed all 4 steps')
+    scripts = rec['catalyst']['scripts']
+    check(scripts[0]['failed'] and 'ZeroDivisionError' in scripts[0]['last_error'] and scripts[0]['runs'] == 2,
+          'continue: the raising script was dropped at step 2, error kept in run.json')
+    check(scripts[1]['failed'] and 'SyntaxError' in scripts[1]['last_error'] and scripts[1]['runs'] == 0,
+          'continue: the unparsable script was dropped at start')
+    check(not scripts[2]['failed'] and scripts[2]['runs'] == 3, 'continue: the good script ran at every offer')
+    check(os.path.exists(f'{out}/catalyst/grid_000004.pvti'), 'continue: the good script wrote its last extract')
+    check('going on without' in err, 'continue: says it goes on without the failing scripts')
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument('--fluxview', required=True)
+    p.add_argument('--assets', required=True)
+    p.add_argument('--work', required=True)
+    p.add_argument('case')
+    args = p.parse_args()
+    work = os.path.join(args.work, args.case)
+    os.makedirs(work, exist_ok=True)
+    os.environ['FLUXVIEW_CATALYST_QUIET'] = '1'
+    globals()['case_' + args.case](args, work)
+    if FAILURES:
+        print(f'{len(FAILURES)} check(s) failed')
+        return 1
+    print('all checks passed')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,93 @@
+#!/usr/bin/python3
+"""Measures what Catalyst costs a fluxview run (docs/performance.md, insitu section).
+Not a test: prints a Markdown table. Run under xvfb-run:
+
+    xvfb-run -a /usr/bin/python3 tests/insitu/measure_cost.py --fluxview build/app/fluxview
+
+1. Per megabyte: heat/hot-spot on grids of growing size, Catalyst offered every 10
+   steps, with (a) a pipeline that does nothing (the adaptor's own cost: asking, building
+   the grid, copying the fields, entering Python), (b) the VTI + VTP extracts and
+   (c) the PNG slice of assets/catalyst. Times come from run.json's "catalyst" block.
+2. Idle offers: the same run offered every step to a pipeline whose trigger never
+   fires after step 0; the cost of asking, per offer, against the solver's step time.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+NOOP = '''# script-version: 2
+from paraview import catalyst
+from paraview.simple import *
+grid = PVTrivialProducer(registrationName='input')
+options = catalyst.Options()
+options.GlobalTrigger = 'TimeStep'
+options.GlobalTrigger.Frequency = FREQUENCY
+def catalyst_execute(info):
+    pass
+'''
+
+
+def run(fluxview, work, name, scenario_args, script, every, steps):
+    out = os.path.join(work, name)
+    shutil.rmtree(out, ignore_errors=True)
+    cmd = [fluxview, 'run', *scenario_args, '--steps', str(steps), '--every', '0', '--backend', 'cpu',
+           '--catalyst', script, '--catalyst-every', str(every), '--output', out, '--quiet']
+    env = dict(os.environ, FLUXVIEW_CATALYST_QUIET='1')
+    subprocess.run(cmd, check=True, env=env, capture_output=True, timeout=600)
+    with open(os.path.join(out, 'run.json')) as f:
+        return json.load(f)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument('--fluxview', required=True)
+    p.add_argument('--assets', default=os.path.join(os.path.dirname(__file__), '..', '..', 'assets', 'catalyst'))
+    p.add_argument('--sizes', default='64,128,192')
+    p.add_argument('--steps', type=int, default=40)
+    args = p.parse_args()
+    work = tempfile.mkdtemp(prefix='fluxview-catalyst-cost-')
+    noop = os.path.join(work, 'noop.py')
+    with open(noop, 'w') as f:
+        f.write(NOOP.replace('FREQUENCY', '1'))
+    idle = os.path.join(work, 'idle.py')
+    with open(idle, 'w') as f:
+        f.write(NOOP.replace('FREQUENCY', '1000000000'))
+
+    print('| grid | field MB | pipeline | runs | s per run | of it: grid + copy | s per MB |')
+    print('|---|---|---|---|---|---|---|')
+    for n in [int(s) for s in args.sizes.split(',')]:
+        mb = n ** 3 * 8 / 1e6
+        for label, script in (('none (adaptor only)', noop),
+                              ('VTI + VTP extracts', os.path.join(args.assets, 'extracts.py')),
+                              ('PNG slice', os.path.join(args.assets, 'slice_png.py'))):
+            rec = run(args.fluxview, work, f'{n}_{os.path.basename(script)}', ['heat/hot-spot', '--set', f'grid.n={n}'],
+                      script, 10, args.steps)
+            c = rec['catalyst']
+            # The first execution imports the script and builds the pipeline: the steady
+            # cost is the last execution's pipeline time plus the mean grid + copy time.
+            runs = c['executed']
+            per_copy = c['seconds_transfer'] / runs
+            per_run = c['scripts'][0]['last_seconds'] + per_copy
+            print(f'| {n}^3 | {mb:.1f} | {label} | {runs} | {per_run:.4f} | {per_copy:.4f} | {per_run / mb:.4f} |')
+
+    print()
+    print('| grid | offers | s per idle offer | solver s per step | overhead |')
+    print('|---|---|---|---|---|')
+    for n in (32, 64, 128):
+        steps = 200 if n <= 64 else 40
+        rec = run(args.fluxview, work, f'idle_{n}', ['heat/hot-spot', '--set', f'grid.n={n}'], idle, 1, steps)
+        c = rec['catalyst']
+        # Offers after step 0, where the trigger does not fire: only the asking is paid.
+        idle_offers = c['offered'] - c['executed']
+        per_offer = (c['seconds_request']) / c['offered']
+        solver_step = (rec['wall_seconds'] - c['seconds']) / rec['steps_run']
+        print(f'| {n}^3 | {idle_offers} | {per_offer * 1e6:.1f} us | {solver_step * 1e3:.2f} ms | '
+              f'{100 * per_offer / solver_step:.3f} % |')
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    main()
