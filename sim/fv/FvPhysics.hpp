@@ -210,22 +210,28 @@ FLUXVIEW_HD State<T, NV> riemann_flux(const State<T, NV>& qL, const State<T, NV>
   if (sR <= T(0)) return fR;
   const T mL = qL.v[0] * (sL - vL), mR = qR.v[0] * (sR - vR);
   const T sM = (qR.v[4] - qL.v[4] + mL * vL - mR * vR) / (mL - mR);
+  // The side the face sits in, selected value by value (no reference to either state:
+  // on the GPU that would force both into local memory).
   const bool left = sM >= T(0);
-  const State<T, NV>& q = left ? qL : qR;
-  const State<T, NV>& u = left ? uL : uR;
   const T s = left ? sL : sR;
   const T m = left ? mL : mR;  // rho (s - u_n)
   const T vn = left ? vL : vR;
+  const T rho = left ? qL.v[0] : qR.v[0];
+  const T pk = left ? qL.v[4] : qR.v[4];
   const T rs = m / (s - sM);  // star density
-  State<T, NV> us;
+  State<T, NV> us, u, fK;
+#pragma unroll
+  for (int k = 0; k < NV; ++k) {
+    u.v[k] = left ? uL.v[k] : uR.v[k];
+    fK.v[k] = left ? fL.v[k] : fR.v[k];
+  }
   us.v[0] = rs;
-  us.v[1] = rs * q.v[1];
-  us.v[2] = rs * q.v[2];
-  us.v[3] = rs * q.v[3];
+  us.v[1] = rs * (left ? qL.v[1] : qR.v[1]);
+  us.v[2] = rs * (left ? qL.v[2] : qR.v[2]);
+  us.v[3] = rs * (left ? qL.v[3] : qR.v[3]);
   us.v[1 + D] = rs * sM;
-  us.v[4] = rs * (u.v[4] / q.v[0] + (sM - vn) * (sM + q.v[4] / m));
-  if constexpr (NV > 5) us.v[5] = rs * q.v[5];
-  const State<T, NV>& fK = left ? fL : fR;
+  us.v[4] = rs * (u.v[4] / rho + (sM - vn) * (sM + pk / m));
+  if constexpr (NV > 5) us.v[5] = rs * (left ? qL.v[5] : qR.v[5]);
 #pragma unroll
   for (int k = 0; k < NV; ++k) f.v[k] = fK.v[k] + s * (us.v[k] - u.v[k]);
   return f;

@@ -87,6 +87,7 @@ class FvSolver final : public Solver {
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s) ghosts_.bc[a][s] = parse_bc(resolved_bc(p, a, s));
     nv_ = p.get_bool("fv.tracer") ? 6 : 5;
+    tile_rows_ = p.get_string("fv.cuda_tile") == "32x4" ? 4 : 8;
     time_ = 0;
     step_ = 0;
     corrected_host_ = 0;
@@ -264,6 +265,7 @@ class FvSolver final : public Solver {
     a.ph = ph_;
     a.corrected = scalar(0);
     a.cpu_work = static_cast<T*>(work_.data());
+    a.tile_rows = tile_rows_;
     // Stage 1: U1 = U + dt L(U).
     fill_ghosts(u);
     a.u0 = u;
@@ -411,6 +413,7 @@ class FvSolver final : public Solver {
   Physics<T> ph_;
   GhostArgs ghosts_;
   int nv_ = 5;
+  int tile_rows_ = 8;
   std::vector<Field<T>> state_, stage_;
   mutable std::vector<Field<T>> derived_;  // ux, uy, uz, p, tracer: filled by view()
   Buffer work_;                            // CPU scratch (primitives, face fluxes, divergence)

@@ -57,6 +57,8 @@ struct StageArgs {
   // CPU backend only: scratch of 3 * nv * layout.size elements (primitives, one axis's
   // face fluxes, the accumulated flux divergence), owned by the solver.
   T* cpu_work = nullptr;
+  // CUDA backend only: rows of the block tile (8 or 4), fv.cuda_tile.
+  int tile_rows = 8;
 };
 
 struct GhostArgs {

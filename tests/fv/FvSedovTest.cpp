@@ -16,7 +16,7 @@
 using namespace fluxview;
 using namespace fluxview::fv::test;
 
-TEST(FvSedov, OctantShockRadiusWithinThreePercent) {
+TEST(FvSedov, OctantShockRadiusWithinFivePercent) {
   const double t = 0.05;
   auto s =
       make_fv("fv/sedov", {"grid.n=32", "grid.lx=0.5", "grid.ly=0.5", "grid.lz=0.5", "fv.blast_x=0",

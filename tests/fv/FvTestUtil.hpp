@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the fv tests: make a solver from a built-in scenario with overrides,
 // run it to a time, read a diagnostic or a field's interior.
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -71,6 +72,24 @@ inline double shock_radius(const Solver& s, const double c[3], double rho_ambien
     if (r1 <= half) return (b + 0.5 + (r0 - half) / (r0 - r1)) * dr;
   }
   return (peak + 0.5) * dr;
+}
+
+// Shock radius along one ray from c (direction d, normalised here): the outermost point
+// where the density, sampled at the nearest cell every quarter cell, is above the
+// half-way level between `peak` and the ambient value.
+inline double ray_shock_radius(const std::vector<double>& rho, const Grid& g, const double c[3],
+                               const double d[3], double peak, double rho_ambient) {
+  const double len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  const double half = 0.5 * (peak + rho_ambient), h = 0.25 * g.spacing[0];
+  double last = 0;
+  for (double r = 0;; r += h) {
+    int idx[3];
+    for (int a = 0; a < 3; ++a) {
+      idx[a] = int(std::floor((c[a] + r * d[a] / len) / g.spacing[a]));
+      if (idx[a] < 0 || idx[a] >= g.n[a]) return last;
+    }
+    if (rho[(std::int64_t(idx[2]) * g.n[1] + idx[1]) * g.n[0] + idx[0]] > half) last = r;
+  }
 }
 
 // R = xi0 (E t^2 / rho)^(1/5): the Sedov-Taylor shock radius, xi0 = 1.033 for gamma 1.4.
