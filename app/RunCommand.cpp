@@ -156,6 +156,7 @@ int run_command(const RunOptions& o) {
       chunk = dtc < 0.1 ? std::min<std::int64_t>(chunk * 2, 1 << 20) : dtc > 0.4 ? std::max<std::int64_t>(1, chunk / 2) : chunk;
       if (frames && solver->step() % o.render_every == 0) frames->write(*solver);
       if (catalyst) catalyst->execute(*solver);
+      if (frames && solver->step() % o.render_every == 0) frames->write(*solver);
       if (every > 0 && solver->step() % every == 0) {
         series.write(*solver);
         summary.steps_run = run;

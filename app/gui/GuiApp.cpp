@@ -9,6 +9,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -67,32 +68,33 @@ const std::vector<Preset>& presets() {
        render::ViewMode::slice2d,
        "A single Fourier mode keeps its shape and decays as exp(-alpha |k|^2 t).\n"
        "Try heat.sine_mx = 2: four times faster decay."},
-      {"Shock tube (Sod)",
+      {"Shock tube (Sod), 1D",
        "fv/sod",
        {},
        render::ViewMode::slice2d,
        "A diaphragm bursts: a shock, a contact and a rarefaction run apart (exact Riemann "
-       "solution)."},
-      {"Blast wave (Sedov-Taylor)",
-       "fv/sedov",
-       {"grid.n=64"},
-       render::ViewMode::slices3d,
-       "A point explosion: the shock radius grows as t^(2/5)."},
-      {"Kelvin-Helmholtz rolls",
+       "solution).\n"
+       "A 1D run: the View section plots the profile along x."},
+      {"Kelvin-Helmholtz billows (2D)",
        "fv/kelvin-helmholtz",
-       {},
+       {"grid.nx=128", "grid.ny=128"},
        render::ViewMode::slice2d,
        "Two streams sliding past each other: small ripples roll up into vortices."},
-      {"Viscous decay of a sound wave",
-       "fd/viscous-decay",
-       {},
-       render::ViewMode::slice2d,
-       "A sine wave in a viscous gas: it oscillates and decays at the rate nu k^2."},
-      {"Forced turbulence",
-       "fd/forced-turbulence",
-       {"grid.n=32"},
+      {"Blast wave (Sedov-Taylor)",
+       "fv/sedov",
+       {"grid.n=48"},
        render::ViewMode::slices3d,
-       "Random forcing at large scales feeds a cascade to small scales."},
+       "A point explosion: the shock radius grows as t^(2/5). Show the field rho."},
+      {"Shear layers roll up (fd)",
+       "fd/shear-layers",
+       {"grid.n=48"},
+       render::ViewMode::slices3d,
+       "Two shear layers in a periodic box roll up into Kelvin-Helmholtz vortices."},
+      {"Radial explosion (fd)",
+       "fd/radial-explosion",
+       {"grid.n=48"},
+       render::ViewMode::slices3d,
+       "A Gaussian shell of outward velocity: the flow stays spherically symmetric."},
   };
   return p;
 }
@@ -569,6 +571,19 @@ void GuiApp::view_section() {
   ImGui::Checkbox("colour bar", &view_.colorbar);
   if (view_.mode == render::ViewMode::slice2d)
     ImGui::TextDisabled("hover the slice for the value under the cursor");
+  // A 1D run reads best as a curve: the whole line (a few thousand cells at most).
+  if (s.grid().active_dims() == 1) {
+    try {
+      const HostArray h = gather_interior(s.view(shown));
+      std::vector<float> profile(std::size_t(h.count()));
+      for (std::int64_t i = 0; i < h.count(); ++i) profile[std::size_t(i)] = float(h.at(i));
+      ImGui::PlotLines("##profile", profile.data(), int(profile.size()), 0,
+                       ("profile of " + shown).c_str(), FLT_MAX, FLT_MAX,
+                       ImVec2(ImGui::GetContentRegionAvail().x, 140 * ui_scale_));
+    } catch (const std::exception& e) {
+      ImGui::TextWrapped("%s", e.what());
+    }
+  }
 }
 
 void GuiApp::diagnostics_section() {
