@@ -3,6 +3,7 @@
 
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/SolverFamily.hpp"
+#include "sim/fv/FvSolver.hpp"
 #include "sim/heat/HeatSolver.hpp"
 
 namespace fluxview {
@@ -10,6 +11,7 @@ namespace fluxview {
 const std::vector<SolverFamily>& solver_families() {
   static const std::vector<SolverFamily> families = {
       heat::family(),
+      fv::family(),
   };
   return families;
 }
