@@ -3,6 +3,7 @@
 
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/SolverFamily.hpp"
+#include "sim/fd/FdSolver.hpp"
 #include "sim/fv/FvSolver.hpp"
 #include "sim/heat/HeatSolver.hpp"
 
@@ -11,6 +12,7 @@ namespace fluxview {
 const std::vector<SolverFamily>& solver_families() {
   static const std::vector<SolverFamily> families = {
       heat::family(),
+      fd::family(),
       fv::family(),
   };
   return families;
