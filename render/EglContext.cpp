@@ -155,6 +155,9 @@ EglContext::EglContext() : s_(std::make_unique<State>()) {
 
   description_ += std::string(": ") + reinterpret_cast<const char*>(glGetString(GL_RENDERER)) +
                   ", OpenGL " + reinterpret_cast<const char*>(glGetString(GL_VERSION));
+  // Where an earlier platform was passed over, say why (a multi-GPU node needs the
+  // device platform for interop with the right GPU).
+  if (!tried.empty()) description_ += " [passed over: " + tried + "]";
 }
 
 EglContext::~EglContext() {

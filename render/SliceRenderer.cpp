@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "render/SliceInterop.hpp"
 #include "sim/core/Reduce.hpp"
 
 namespace fluxview::render {
@@ -88,11 +89,28 @@ void SliceRenderer::update(const Solver& s, const ViewSettings& vs, UploadPath p
     // problem has fewer dimensions and this is its only plane.
     shown_[a] = vs.mode == ViewMode::slice2d ? a == vs.axis : (n[ax[0]] > 1 && n[ax[1]] > 1);
     index_[a] = slice_index(vs.position[a], n[a]);
-    if (shown_[a]) slices_[a]->update(v, {a, index_[a]}, path);
   }
-  if (vs.mode == ViewMode::slices3d && !(shown_[0] || shown_[1] || shown_[2])) {
+  if (vs.mode == ViewMode::slices3d && !(shown_[0] || shown_[1] || shown_[2]))
     shown_[2] = true;  // a 1D problem: its single row
-    slices_[2]->update(v, {2, index_[2]}, path);
+  // From the device, all shown slices with one map of their textures; otherwise (or
+  // where a texture cannot be registered) one slice at a time.
+  void* regs[3];
+  SliceSpec specs[3];
+  int count = 0;
+  bool all_interop = v.where == Location::device && path != UploadPath::host;
+  for (int a = 0; a < 3 && all_interop; ++a) {
+    if (!shown_[a]) continue;
+    specs[count] = {a, index_[a]};
+    regs[count] = slices_[a]->interop_registration(v, specs[count], path);
+    all_interop = regs[count++] != nullptr;
+  }
+  if (all_interop && count > 0) {
+    interop::write_slices(regs, v, specs, count);
+    for (int a = 0; a < 3; ++a)
+      if (shown_[a]) slices_[a]->note_interop_write();
+  } else {
+    for (int a = 0; a < 3; ++a)
+      if (shown_[a]) slices_[a]->update(v, {a, index_[a]}, path);
   }
   axis_2d_ = vs.axis;
 

@@ -78,28 +78,30 @@ void SliceTexture::ensure_size(int w, int h) {
   size_ = {w, h};
 }
 
-void SliceTexture::update(const FieldView& v, SliceSpec s, UploadPath path) {
+void* SliceTexture::interop_registration(const FieldView& v, SliceSpec s, UploadPath path) {
   check_slice(v, s);
   const auto ax = slice_axes(s.axis);
   ensure_size(v.layout.n[ax[0]], v.layout.n[ax[1]]);
-  const bool device = v.where == Location::device;
-  if (path == UploadPath::interop && !device)
-    throw std::runtime_error("interop upload asked for a host field (" + v.name + ")");
-  if (device && path != UploadPath::host) {
-    if (!interop_ && !interop_failed_) {
-      interop_ = interop::register_texture(texture_, &interop_note_);
-      interop_failed_ = interop_ == nullptr;
-      if (interop_failed_ && path == UploadPath::automatic)
-        std::cerr << "fluxview: slices go through the host: " << interop_note_ << "\n";
-    }
-    if (interop_) {
-      interop::write_slice(interop_, v, s);
-      last_path_ = UploadPath::interop;
-      return;
-    }
-    if (path == UploadPath::interop)
-      throw std::runtime_error("CUDA-GL interop unavailable: " + interop_note_);
+  if (v.where != Location::device || path == UploadPath::host) return nullptr;
+  if (!interop_ && !interop_failed_) {
+    interop_ = interop::register_texture(texture_, &interop_note_);
+    interop_failed_ = interop_ == nullptr;
+    if (interop_failed_ && path == UploadPath::automatic)
+      std::cerr << "fluxview: slices go through the host: " << interop_note_ << "\n";
   }
+  return interop_;
+}
+
+void SliceTexture::update(const FieldView& v, SliceSpec s, UploadPath path) {
+  if (path == UploadPath::interop && v.where != Location::device)
+    throw std::runtime_error("interop upload asked for a host field (" + v.name + ")");
+  if (void* reg = interop_registration(v, s, path)) {
+    interop::write_slice(reg, v, s);
+    last_path_ = UploadPath::interop;
+    return;
+  }
+  if (path == UploadPath::interop)
+    throw std::runtime_error("CUDA-GL interop unavailable: " + interop_note_);
   upload_host(v, s);
   last_path_ = UploadPath::host;
 }
@@ -112,7 +114,12 @@ void SliceTexture::upload_host(const FieldView& v, SliceSpec s) {
   auto* dst = static_cast<float*>(
       glMapNamedBufferRange(pbo_, 0, bytes, GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT));
   if (!dst) throw std::runtime_error("could not map the slice pixel buffer");
-  copy_slice_to_host(v, s, dst);
+  try {
+    copy_slice_to_host(v, s, dst);
+  } catch (...) {
+    glUnmapNamedBuffer(pbo_);
+    throw;
+  }
   glUnmapNamedBuffer(pbo_);
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo_);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);

@@ -26,6 +26,12 @@ class SliceTexture {
   // std::runtime_error when `interop` is asked for and cannot be had.
   void update(const FieldView& v, SliceSpec slice, UploadPath path = UploadPath::automatic);
 
+  // For writing several slices with one map (SliceRenderer): sizes the texture for
+  // the slice and returns its interop registration, or nullptr where interop cannot
+  // be had (then update() takes the host path). Call note_interop_write() after.
+  void* interop_registration(const FieldView& v, SliceSpec slice, UploadPath path);
+  void note_interop_write() { last_path_ = UploadPath::interop; }
+
   GLuint texture() const { return texture_; }
   int width() const { return size_[0]; }
   int height() const { return size_[1]; }

@@ -3,6 +3,7 @@
 #include <cuda_gl_interop.h>
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -93,9 +94,10 @@ void unregister_texture(void* registration) {
   delete reg;
 }
 
-void write_slice(void* registration, const FieldView& v, SliceSpec s) {
-  auto* reg = static_cast<Registration*>(registration);
-  FLUXVIEW_CUDA_CHECK(cudaGraphicsMapResources(1, &reg->resource, 0));
+namespace {
+
+// The surface of a mapped registration, made again only if the array changed.
+cudaSurfaceObject_t surface_of(Registration* reg) {
   cudaArray_t array = nullptr;
   FLUXVIEW_CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, reg->resource, 0, 0));
   if (array != reg->array) {
@@ -106,13 +108,88 @@ void write_slice(void* registration, const FieldView& v, SliceSpec s) {
     FLUXVIEW_CUDA_CHECK(cudaCreateSurfaceObject(&reg->surface, &desc));
     reg->array = array;
   }
+  return reg->surface;
+}
+
+void launch_to_surface(const FieldView& v, SliceSpec s, cudaSurfaceObject_t surf) {
   const SliceGeometry g = geometry(v, s);
   if (v.precision == Precision::f64)
-    slice_to_surface<<<blocks_for(g), dim3(32, 8)>>>(static_cast<const double*>(v.data), g,
-                                                     reg->surface);
+    slice_to_surface<<<blocks_for(g), dim3(32, 8)>>>(static_cast<const double*>(v.data), g, surf);
   else
-    slice_to_surface<<<blocks_for(g), dim3(32, 8)>>>(static_cast<const float*>(v.data), g,
-                                                     reg->surface);
+    slice_to_surface<<<blocks_for(g), dim3(32, 8)>>>(static_cast<const float*>(v.data), g, surf);
+  FLUXVIEW_CUDA_LAUNCH_CHECK();
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+void write_slice(void* registration, const FieldView& v, SliceSpec s) {
+  write_slices(&registration, v, &s, 1);
+}
+
+void write_slices(void* const* registrations, const FieldView& v, const SliceSpec* slices,
+                  int count) {
+  cudaGraphicsResource_t resources[3];
+  if (count < 1 || count > 3) throw std::invalid_argument("write_slices: 1 to 3 slices");
+  for (int i = 0; i < count; ++i)
+    resources[i] = static_cast<Registration*>(registrations[i])->resource;
+  FLUXVIEW_CUDA_CHECK(cudaGraphicsMapResources(count, resources, 0));
+  for (int i = 0; i < count; ++i)
+    launch_to_surface(v, slices[i], surface_of(static_cast<Registration*>(registrations[i])));
+  FLUXVIEW_CUDA_CHECK(cudaGraphicsUnmapResources(count, resources, 0));
+}
+
+WriteTiming profile_write_slice(void* registration, const FieldView& v, SliceSpec s, int reps) {
+  auto* reg = static_cast<Registration*>(registration);
+  WriteTiming t;
+  for (int i = 0; i < reps; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    FLUXVIEW_CUDA_CHECK(cudaGraphicsMapResources(1, &reg->resource, 0));
+    FLUXVIEW_CUDA_CHECK(cudaDeviceSynchronize());
+    t.map_ms += ms_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    launch_to_surface(v, s, surface_of(reg));
+    FLUXVIEW_CUDA_CHECK(cudaDeviceSynchronize());
+    t.kernel_ms += ms_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    FLUXVIEW_CUDA_CHECK(cudaGraphicsUnmapResources(1, &reg->resource, 0));
+    FLUXVIEW_CUDA_CHECK(cudaDeviceSynchronize());
+    t.unmap_ms += ms_since(t0);
+  }
+  t.map_ms /= reps;
+  t.kernel_ms /= reps;
+  t.unmap_ms /= reps;
+  return t;
+}
+
+void* register_buffer(unsigned int gl_buffer, std::string* why) {
+  cudaGraphicsResource_t r = nullptr;
+  const cudaError_t e =
+      cudaGraphicsGLRegisterBuffer(&r, gl_buffer, cudaGraphicsRegisterFlagsWriteDiscard);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    if (why) *why = std::string("cudaGraphicsGLRegisterBuffer: ") + cudaGetErrorString(e);
+    return nullptr;
+  }
+  return new Registration{r};
+}
+
+void write_slice_to_buffer(void* registration, const FieldView& v, SliceSpec s) {
+  auto* reg = static_cast<Registration*>(registration);
+  FLUXVIEW_CUDA_CHECK(cudaGraphicsMapResources(1, &reg->resource, 0));
+  void* ptr = nullptr;
+  size_t bytes = 0;
+  FLUXVIEW_CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&ptr, &bytes, reg->resource));
+  const SliceGeometry g = geometry(v, s);
+  if (v.precision == Precision::f64)
+    slice_to_buffer<<<blocks_for(g), dim3(32, 8)>>>(static_cast<const double*>(v.data), g,
+                                                    static_cast<float*>(ptr));
+  else
+    slice_to_buffer<<<blocks_for(g), dim3(32, 8)>>>(static_cast<const float*>(v.data), g,
+                                                    static_cast<float*>(ptr));
   FLUXVIEW_CUDA_LAUNCH_CHECK();
   FLUXVIEW_CUDA_CHECK(cudaGraphicsUnmapResources(1, &reg->resource, 0));
 }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "render/OffscreenRenderer.hpp"
+#include "render/SliceInterop.hpp"
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/Scenario.hpp"
 #include "sim/core/SolverFamily.hpp"
@@ -33,42 +34,123 @@ std::unique_ptr<Solver> heat(const std::vector<std::string>& sets, Precision p) 
   return solver;
 }
 
+// Mean milliseconds of `update` run back to back (waited for once at the end, what a
+// frame loop sees) and each waited for by CUDA and GL (the latency).
+template <class F>
+std::pair<double, double> time_updates(F&& update, int reps) {
+  for (int i = 0; i < 10; ++i) update();  // registration, first maps
+  cuda::synchronize();
+  glFinish();
+  auto t0 = Clock::now();
+  for (int i = 0; i < reps; ++i) update();
+  cuda::synchronize();
+  glFinish();
+  const double back_to_back = since(t0) * 1e3 / reps;
+  t0 = Clock::now();
+  for (int i = 0; i < reps; ++i) {
+    update();
+    cuda::synchronize();
+    glFinish();
+  }
+  return {back_to_back, since(t0) * 1e3 / reps};
+}
+
+void print_update(const char* what, int n, Precision p, const char* path,
+                  std::pair<double, double> ms) {
+  std::printf(
+      "{\"what\": \"%s\", \"n\": %d, \"precision\": \"%s\", \"path\": \"%s\", \"ms_back_to_back\": "
+      "%.4f, "
+      "\"ms_each_waited\": %.4f}\n",
+      what, n, std::string(to_string(p)).c_str(), path, ms.first, ms.second);
+  std::fflush(stdout);
+}
+
 void slice_bench(int n) {
   OffscreenRenderer off(64, 64);  // only for the context
   std::fprintf(stderr, "context: %s\n", off.context().description().c_str());
+  // One 2D slice of an n x n run, both paths and precisions.
   for (Precision prec : {Precision::f32, Precision::f64}) {
     auto solver =
         heat({"grid.nx=" + std::to_string(n), "grid.ny=" + std::to_string(n), "grid.nz=1"}, prec);
     const FieldView v = solver->view("T");
     for (UploadPath path : {UploadPath::interop, UploadPath::host}) {
       SliceTexture tex;
-      for (int i = 0; i < 20; ++i) tex.update(v, {2, 0}, path);  // registration, first maps
-      glFinish();
-      cuda::synchronize();
-      // Throughput: updates back to back, waited for once at the end (what a frame loop sees).
-      const int reps = path == UploadPath::interop ? 1000 : 50;
-      auto t0 = Clock::now();
-      for (int i = 0; i < reps; ++i) tex.update(v, {2, 0}, path);
-      cuda::synchronize();
-      glFinish();
-      const double back_to_back = since(t0) / reps;
-      // Latency: each update waited for by both APIs.
-      t0 = Clock::now();
-      for (int i = 0; i < reps; ++i) {
-        tex.update(v, {2, 0}, path);
-        cuda::synchronize();
-        glFinish();
-      }
-      const double each_waited = since(t0) / reps;
-      std::printf(
-          "{\"what\": \"slice_update\", \"n\": %d, \"precision\": \"%s\", \"path\": \"%s\", "
-          "\"ms_back_to_back\": "
-          "%.4f, \"ms_each_waited\": %.4f, \"taken\": \"%s\"}\n",
-          n, std::string(to_string(prec)).c_str(), path == UploadPath::interop ? "interop" : "host",
-          back_to_back * 1e3, each_waited * 1e3,
-          tex.last_path() == UploadPath::interop ? "interop" : "host");
-      std::fflush(stdout);
+      const auto ms = time_updates(
+          [&] {
+            tex.update(v, {2, 0}, path);
+          },
+          path == UploadPath::interop ? 1000 : 50);
+      print_update("slice_update", n, prec, path == UploadPath::interop ? "interop" : "host", ms);
     }
+    if (prec == Precision::f32) {
+      // Where the interop time goes: map, kernel, unmap, each waited for.
+      SliceTexture tex;
+      void* reg = tex.interop_registration(v, {2, 0}, UploadPath::interop);
+      const auto t = interop::profile_write_slice(reg, v, {2, 0}, 200);
+      std::printf(
+          "{\"what\": \"interop_phases\", \"n\": %d, \"map_ms\": %.4f, \"kernel_ms\": %.4f, "
+          "\"unmap_ms\": %.4f}\n",
+          n, t.map_ms, t.kernel_ms, t.unmap_ms);
+      // The pixel-buffer variant: a registered GL buffer, then a GL copy into the texture.
+      GLuint pbo = 0;
+      glCreateBuffers(1, &pbo);
+      glNamedBufferData(pbo, GLsizeiptr(n) * n * 4, nullptr, GL_STREAM_DRAW);
+      std::string why;
+      void* breg = interop::register_buffer(pbo, &why);
+      if (breg) {
+        const auto ms = time_updates(
+            [&] {
+              interop::write_slice_to_buffer(breg, v, {2, 0});
+              glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo);
+              glTextureSubImage2D(tex.texture(), 0, 0, 0, n, n, GL_RED, GL_FLOAT, nullptr);
+              glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+            },
+            1000);
+        print_update("slice_update", n, prec, "interop_pbo", ms);
+        interop::unregister_texture(breg);
+      } else {
+        std::fprintf(stderr, "pbo variant: %s\n", why.c_str());
+      }
+      glDeleteBuffers(1, &pbo);
+    }
+  }
+  // Slice size: is the interop cost per byte or per call?
+  for (int m : {256, 2048, 4096}) {
+    auto solver =
+        heat({"grid.nx=" + std::to_string(m), "grid.ny=" + std::to_string(m), "grid.nz=1"},
+             Precision::f32);
+    const FieldView v = solver->view("T");
+    SliceTexture tex;
+    print_update("slice_update", m, Precision::f32, "interop",
+                 time_updates(
+                     [&] {
+                       tex.update(v, {2, 0}, UploadPath::interop);
+                     },
+                     500));
+  }
+  // The 3D view: three slices of a 512^3 run, mapped one by one or together.
+  {
+    const int m = 512;
+    auto solver = heat({"grid.n=" + std::to_string(m)}, Precision::f32);
+    const FieldView v = solver->view("T");
+    SliceTexture t0, t1, t2;
+    print_update("three_slices_separate_maps", m, Precision::f32, "interop",
+                 time_updates(
+                     [&] {
+                       t0.update(v, {0, m / 2}, UploadPath::interop);
+                       t1.update(v, {1, m / 2}, UploadPath::interop);
+                       t2.update(v, {2, m / 2}, UploadPath::interop);
+                     },
+                     500));
+    SliceRenderer r;
+    ViewSettings vs;
+    vs.mode = ViewMode::slices3d;
+    vs.auto_range = false;
+    print_update("three_slices_one_map", m, Precision::f32, "interop",
+                 time_updates([&] { r.update(*solver, vs, UploadPath::interop); }, 500));
+    vs.auto_range = true;
+    print_update("three_slices_one_map_plus_auto_range", m, Precision::f32, "interop",
+                 time_updates([&] { r.update(*solver, vs, UploadPath::interop); }, 500));
   }
 }
 
