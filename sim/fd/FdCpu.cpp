@@ -19,6 +19,10 @@ struct PtrAcc {
   }
 };
 
+// Below this many cells a loop runs on one thread: for the small grids of tests and 1D
+// problems the fork and join of a parallel region costs more than the work.
+constexpr long long kParallelCells = 16384;
+
 struct Strides {
   std::int64_t sx, sy, sz;
 };
@@ -32,15 +36,14 @@ template <class T>
 void fill_ghosts_cpu(T* const* fields, int count, const FieldLayout& l) {
   const GhostSpan s{{l.n[0], l.n[1], l.n[2]},
                     {l.ghost_along(0), l.ghost_along(1), l.ghost_along(2)}};
-  const long long total = s.count();
-  for (int f = 0; f < count; ++f) {
+  const long long per = s.count(), total = per * count;
+#pragma omp parallel for schedule(static) if (total > kParallelCells)
+  for (long long c = 0; c < total; ++c) {
+    const int f = int(c / per);
+    int i, j, k, si, sj, sk;
+    s.cell(c - f * per, i, j, k, si, sj, sk);
     T* p = fields[f];
-#pragma omp parallel for schedule(static)
-    for (long long c = 0; c < total; ++c) {
-      int i, j, k, si, sj, sk;
-      s.cell(c, i, j, k, si, sj, sk);
-      p[l.index(i, j, k)] = p[l.index(si, sj, sk)];
-    }
+    p[l.index(i, j, k)] = p[l.index(si, sj, sk)];
   }
 }
 
@@ -48,9 +51,10 @@ template <class T>
 void substep_cpu(Formulation form, const SubstepArgs<T>& a) {
   const FieldLayout& l = a.layout;
   const Strides st = strides(l);
+  const bool par = l.interior_cells() > kParallelCells;
   if (form == Formulation::m19) {
     // Pass 1: div u everywhere in the interior, then its ghosts.
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp parallel for collapse(2) schedule(static) if (par)
     for (int k = 0; k < l.n[2]; ++k)
       for (int j = 0; j < l.n[1]; ++j) {
         PtrAcc<T, 4> acc{
@@ -60,7 +64,7 @@ void substep_cpu(Formulation form, const SubstepArgs<T>& a) {
     T* d = a.div;
     fill_ghosts_cpu(&d, 1, l);
   }
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp parallel for collapse(2) schedule(static) if (par)
   for (int k = 0; k < l.n[2]; ++k)
     for (int j = 0; j < l.n[1]; ++j) {
       PtrAcc<T, 5> acc{
@@ -81,7 +85,7 @@ FlowSums flow_sums_cpu(const T* const* f, const FieldLayout& l) {
   double mass = 0, kin = 0, u2s = 0, u2max = 0;
   long long bad = 0;
 #pragma omp parallel for collapse(2) reduction(+ : mass, kin, u2s, bad) reduction(max : u2max) \
-    schedule(static)
+    schedule(static) if (l.interior_cells() > kParallelCells)
   for (int k = 0; k < l.n[2]; ++k)
     for (int j = 0; j < l.n[1]; ++j) {
       const std::int64_t o = l.index(0, j, k);
@@ -106,7 +110,10 @@ template <class T>
 double max_u2_cpu(const T* const* f, const FieldLayout& l) {
   double m = 0;
   bool bad = false;
-#pragma omp parallel for collapse(2) reduction(max : m) reduction(|| : bad) schedule(static)
+#pragma omp parallel for collapse(2) reduction(max                   \
+                                               : m) reduction(||     \
+                                                              : bad) \
+    schedule(static) if (l.interior_cells() > kParallelCells)
   for (int k = 0; k < l.n[2]; ++k)
     for (int j = 0; j < l.n[1]; ++j) {
       const std::int64_t o = l.index(0, j, k);
