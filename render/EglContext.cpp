@@ -106,8 +106,9 @@ EglContext::EglContext() : s_(std::make_unique<State>()) {
   std::string tried;
   std::string why;
 
+  // NVIDIA's driver lists EGL_EXT_device_base (enumeration and query together).
   if (has_word(client, "EGL_EXT_platform_device") &&
-      has_word(client, "EGL_EXT_device_enumeration")) {
+      (has_word(client, "EGL_EXT_device_enumeration") || has_word(client, "EGL_EXT_device_base"))) {
     EGLDeviceEXT devices[16];
     EGLint n = 0;
     if (eglQueryDevicesEXT(16, devices, &n) && n > 0) {

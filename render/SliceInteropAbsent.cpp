@@ -19,6 +19,7 @@ void write_slices(void* const*, const FieldView&, const SliceSpec*, int) {
 WriteTiming profile_write_slice(void*, const FieldView&, SliceSpec, int) {
   throw std::runtime_error("CUDA-GL interop: this fluxview was built without CUDA");
 }
+void use_own_stream(bool) {}
 void* register_buffer(unsigned int, std::string* why) {
   if (why) *why = "this fluxview was built without CUDA";
   return nullptr;

@@ -111,12 +111,32 @@ cudaSurfaceObject_t surface_of(Registration* reg) {
   return reg->surface;
 }
 
-void launch_to_surface(const FieldView& v, SliceSpec s, cudaSurfaceObject_t surf) {
+bool g_own_stream = false;
+cudaStream_t g_stream = nullptr;
+cudaEvent_t g_solver_done = nullptr;
+
+// The stream slice work goes on: the legacy default stream (where the solvers step),
+// or a non-blocking stream that first waits for the work queued there.
+cudaStream_t slice_stream() {
+  if (!g_own_stream) return 0;
+  if (!g_stream) {
+    FLUXVIEW_CUDA_CHECK(cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking));
+    FLUXVIEW_CUDA_CHECK(cudaEventCreateWithFlags(&g_solver_done, cudaEventDisableTiming));
+  }
+  FLUXVIEW_CUDA_CHECK(cudaEventRecord(g_solver_done, 0));
+  FLUXVIEW_CUDA_CHECK(cudaStreamWaitEvent(g_stream, g_solver_done, 0));
+  return g_stream;
+}
+
+void launch_to_surface(const FieldView& v, SliceSpec s, cudaSurfaceObject_t surf,
+                       cudaStream_t stream) {
   const SliceGeometry g = geometry(v, s);
   if (v.precision == Precision::f64)
-    slice_to_surface<<<blocks_for(g), dim3(32, 8)>>>(static_cast<const double*>(v.data), g, surf);
+    slice_to_surface<<<blocks_for(g), dim3(32, 8), 0, stream>>>(static_cast<const double*>(v.data),
+                                                                g, surf);
   else
-    slice_to_surface<<<blocks_for(g), dim3(32, 8)>>>(static_cast<const float*>(v.data), g, surf);
+    slice_to_surface<<<blocks_for(g), dim3(32, 8), 0, stream>>>(static_cast<const float*>(v.data),
+                                                                g, surf);
   FLUXVIEW_CUDA_LAUNCH_CHECK();
 }
 
@@ -125,6 +145,10 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 }
 
 }  // namespace
+
+void use_own_stream(bool on) {
+  g_own_stream = on;
+}
 
 void write_slice(void* registration, const FieldView& v, SliceSpec s) {
   write_slices(&registration, v, &s, 1);
@@ -136,10 +160,12 @@ void write_slices(void* const* registrations, const FieldView& v, const SliceSpe
   if (count < 1 || count > 3) throw std::invalid_argument("write_slices: 1 to 3 slices");
   for (int i = 0; i < count; ++i)
     resources[i] = static_cast<Registration*>(registrations[i])->resource;
-  FLUXVIEW_CUDA_CHECK(cudaGraphicsMapResources(count, resources, 0));
+  const cudaStream_t stream = slice_stream();
+  FLUXVIEW_CUDA_CHECK(cudaGraphicsMapResources(count, resources, stream));
   for (int i = 0; i < count; ++i)
-    launch_to_surface(v, slices[i], surface_of(static_cast<Registration*>(registrations[i])));
-  FLUXVIEW_CUDA_CHECK(cudaGraphicsUnmapResources(count, resources, 0));
+    launch_to_surface(v, slices[i], surface_of(static_cast<Registration*>(registrations[i])),
+                      stream);
+  FLUXVIEW_CUDA_CHECK(cudaGraphicsUnmapResources(count, resources, stream));
 }
 
 WriteTiming profile_write_slice(void* registration, const FieldView& v, SliceSpec s, int reps) {
@@ -151,7 +177,7 @@ WriteTiming profile_write_slice(void* registration, const FieldView& v, SliceSpe
     FLUXVIEW_CUDA_CHECK(cudaDeviceSynchronize());
     t.map_ms += ms_since(t0);
     t0 = std::chrono::steady_clock::now();
-    launch_to_surface(v, s, surface_of(reg));
+    launch_to_surface(v, s, surface_of(reg), 0);
     FLUXVIEW_CUDA_CHECK(cudaDeviceSynchronize());
     t.kernel_ms += ms_since(t0);
     t0 = std::chrono::steady_clock::now();
