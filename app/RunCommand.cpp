@@ -10,14 +10,18 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "app/Commands.hpp"
 #include "insitu/catalyst/CatalystAdaptor.hpp"
+#include "insitu/checkpoint/Checkpoint.hpp"
 #include "insitu/snapshot/AtomicFile.hpp"
 #include "insitu/snapshot/RunRecord.hpp"
 #include "insitu/snapshot/SnapshotSeries.hpp"
 #include "render/FrameWriter.hpp"
 #include "sim/core/ConfigError.hpp"
+#include "sim/core/Health.hpp"
+#include "sim/core/Parallel.hpp"
 #include "sim/core/Scenario.hpp"
 #include "sim/core/SolverFamily.hpp"
 
@@ -38,6 +42,43 @@ std::string slug(const std::string& scenario) {
   return s;
 }
 
+// The scenario of a checkpoint; only run.* keys (how long to go on, how often to write)
+// may change on a restart, since anything else would not continue the same run.
+Scenario scenario_for_restart(const Checkpoint& c, const std::vector<std::string>& overrides) {
+  Scenario s = scenario_of(c);
+  for (const auto& o : overrides) {
+    if (!o.starts_with("run."))
+      throw ConfigError("--set " + o + ": only run.* keys can change on --restart (the checkpoint fixes the rest)");
+    apply_override(s, o);
+  }
+  return s;
+}
+
+// Checkpoints of a run: checkpoint_NNNNNN.h5, keeping the newest two so that a failure
+// while writing one, or a bad state saved just before a blow-up, leaves a good one.
+class CheckpointRing {
+ public:
+  explicit CheckpointRing(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  void write(const Scenario& sc, const Solver& s) {
+    char name[64];
+    std::snprintf(name, sizeof name, "checkpoint_%06lld.h5", static_cast<long long>(s.step()));
+    const auto path = dir_ / name;
+    if (!written_.empty() && written_.back() == path) return;
+    write_checkpoint(path, sc, s);
+    written_.push_back(path);
+    if (written_.size() > 2) {
+      std::error_code ec;
+      std::filesystem::remove(written_.front(), ec);
+      written_.erase(written_.begin());
+    }
+  }
+  std::filesystem::path last() const { return written_.empty() ? std::filesystem::path() : written_.back(); }
+
+ private:
+  std::filesystem::path dir_;
+  std::vector<std::filesystem::path> written_;
+};
+
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -46,14 +87,18 @@ double seconds_since(Clock::time_point t0) {
 }  // namespace
 
 int run_command(const RunOptions& o) {
+  // Under MPI every rank runs this; only the root prints and writes run.json.
+  const bool quiet = o.quiet || !parallel::is_root();
   // Everything that can be wrong with the input is found here, before any output.
-  Scenario sc = load_scenario(o.scenario, o.overrides);
+  std::optional<Checkpoint> restart;
+  if (!o.restart.empty()) restart = read_checkpoint(o.restart);
+  Scenario sc = restart ? scenario_for_restart(*restart, o.overrides) : load_scenario(o.scenario, o.overrides);
   if (o.steps) sc.params.assign("run.steps", *o.steps, "--steps");
   if (o.until) sc.params.assign("run.until", *o.until, "--until");
   if (o.steps && !o.until) sc.params.assign("run.until", 0.0, "--steps");
   if (o.every) sc.params.assign("run.every", *o.every, "--every");
-  const BackendKind backend = choose_backend(o.backend, o.quiet);
-  const Precision precision = choose_precision(o.precision);
+  const BackendKind backend = choose_backend(o.backend, quiet);
+  const Precision precision = restart ? choose_precision(restart->precision) : choose_precision(o.precision);
   const std::filesystem::path dir = o.output.empty() ? std::filesystem::path("fluxview-out") / slug(sc.name)
                                                      : std::filesystem::path(o.output);
   prepare_output_dir(dir);
@@ -62,8 +107,19 @@ int run_command(const RunOptions& o) {
   const double until = sc.params.get_real("run.until");
   const std::int64_t every = sc.params.get_int("run.every");
 
+  const std::int64_t check_every = sc.params.get_int("run.check_every");
+  const std::filesystem::path checkpoint_dir = o.checkpoint_dir.empty() ? dir : std::filesystem::path(o.checkpoint_dir);
+  if (o.checkpoint_every > 0) prepare_output_dir(checkpoint_dir);
+
   auto solver = find_family(sc.solver).create(backend, precision);
   solver->reset(sc.params);
+  if (restart) {
+    solver->load_state(restart->state);
+    if (!quiet)
+      std::cerr << "fluxview: restarting " << sc.name << " from " << o.restart << " at step " << solver->step()
+                << ", t = " << solver->time() << " s\n";
+  }
+  CheckpointRing checkpoints(checkpoint_dir);
 
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
@@ -77,27 +133,15 @@ int run_command(const RunOptions& o) {
       std::erase_if(summary.extra, [](const auto& e) { return e.first == "catalyst"; });
       summary.extra.emplace_back("catalyst", catalyst->summary_json());
     }
-    write_run_json(dir / "run.json", make_run_json(sc, *solver, summary, series.records()));
+    if (parallel::is_root()) write_run_json(dir / "run.json", make_run_json(sc, *solver, summary, series.records()));
   };
 
-  if (!o.quiet) {
+  if (!quiet) {
     std::cerr << "fluxview: " << sc.name << " on " << to_string(backend) << " (" << to_string(precision) << "), grid "
               << solver->grid().n[0] << "x" << solver->grid().n[1] << "x" << solver->grid().n[2] << ", dt "
               << solver->dt() << " s, "
               << (until > 0 ? "until t = " + format_value(until) + " s" : std::to_string(max_steps) + " steps")
               << "\n";
-  }
-  // Headless frames: the context is opened, and the options checked, before stepping.
-  std::unique_ptr<render::FrameWriter> frames;
-  if (o.render_every > 0) {
-    const std::filesystem::path frame_dir =
-        o.render_dir.empty() ? dir / "frames" : std::filesystem::path(o.render_dir);
-    prepare_output_dir(frame_dir);
-    frames = render::make_frame_writer({o.render_every, frame_dir, o.render_field, o.render_view}, *solver);
-    if (!o.quiet)
-      std::cerr << "fluxview: frames in " << frame_dir.string() << " ("
-                << frames->context_description() << ")\n";
-    frames->write(*solver);
   }
   if (!o.catalyst_scripts.empty()) {
     try {
@@ -113,6 +157,18 @@ int run_command(const RunOptions& o) {
       std::cerr << "fluxview: error: " << e.what() << "\n";
       return kExitBadInput;
     }
+  }
+  // Headless frames: the context is opened, and the options checked, before stepping.
+  std::unique_ptr<render::FrameWriter> frames;
+  if (o.render_every > 0) {
+    const std::filesystem::path frame_dir =
+        o.render_dir.empty() ? dir / "frames" : std::filesystem::path(o.render_dir);
+    prepare_output_dir(frame_dir);
+    frames = render::make_frame_writer({o.render_every, frame_dir, o.render_field, o.render_view}, *solver);
+    if (!quiet)
+      std::cerr << "fluxview: frames in " << frame_dir.string() << " ("
+                << frames->context_description() << ")\n";
+    frames->write(*solver);
   }
   series.write(*solver);
   write_record();
@@ -133,7 +189,10 @@ int run_command(const RunOptions& o) {
         summary.message = solver->finish_reason();
         break;
       }
-      if (g_signal) {
+      // Every rank stops at the same step, whichever rank the signal reached.
+      if (parallel::allreduce_max(double(g_signal.load())) > 0) {
+        if (!g_signal) g_signal = SIGTERM;
+        if (o.checkpoint_every > 0) checkpoints.write(sc, *solver);
         summary.status = "interrupted";
         summary.message = std::string("stopped by signal ") + (g_signal == SIGINT ? "SIGINT" : "SIGTERM") +
                           " at step " + std::to_string(solver->step());
@@ -144,8 +203,11 @@ int run_command(const RunOptions& o) {
       std::int64_t n = chunk;
       if (!to_time) n = std::min(n, max_steps - run);
       if (every > 0) n = std::min(n, every - solver->step() % every);
+      if (check_every > 0) n = std::min(n, check_every - solver->step() % check_every);
+      if (o.checkpoint_every > 0) n = std::min(n, o.checkpoint_every - solver->step() % o.checkpoint_every);
       if (catalyst) n = std::min(n, o.catalyst_every - solver->step() % o.catalyst_every);
       if (frames) n = std::min(n, o.render_every - solver->step() % o.render_every);
+      n = parallel::broadcast(n);  // chunk sizes follow the root's clock on every rank
       const auto c0 = Clock::now();
       const std::int64_t taken = to_time ? solver->advance_until(until, n) : (solver->advance(n), n);
       solver->synchronize();
@@ -154,16 +216,20 @@ int run_command(const RunOptions& o) {
       // Aim for chunks of about 0.2 s.
       const double dtc = seconds_since(c0);
       chunk = dtc < 0.1 ? std::min<std::int64_t>(chunk * 2, 1 << 20) : dtc > 0.4 ? std::max<std::int64_t>(1, chunk / 2) : chunk;
-      if (frames && solver->step() % o.render_every == 0) frames->write(*solver);
       if (catalyst) catalyst->execute(*solver);
       if (frames && solver->step() % o.render_every == 0) frames->write(*solver);
+      // The guard runs before any output, so a bad state is never written.
+      if (check_every > 0 && solver->step() % check_every == 0)
+        if (auto bad = check_health(*solver); parallel::allreduce_sum(std::int64_t(bad ? 1 : 0)) > 0)
+          throw InstabilityError(bad ? *bad : "instability on another MPI rank");
+      if (o.checkpoint_every > 0 && solver->step() % o.checkpoint_every == 0) checkpoints.write(sc, *solver);
       if (every > 0 && solver->step() % every == 0) {
         series.write(*solver);
         summary.steps_run = run;
         summary.wall_seconds = seconds_since(t0);
         write_record();
       }
-      if (!o.quiet && seconds_since(last_progress) > 2.0) {
+      if (!quiet && seconds_since(last_progress) > 2.0) {
         last_progress = Clock::now();
         const double el = seconds_since(t0);
         char line[256];
@@ -175,7 +241,9 @@ int run_command(const RunOptions& o) {
     }
   } catch (const InstabilityError& e) {
     summary.status = "unstable";
-    summary.message = e.what();
+    summary.message = std::string(e.what()) + "; last good snapshot: " +
+                      (series.records().empty() ? "none" : series.records().back().file) +
+                      (checkpoints.last().empty() ? "" : "; last good checkpoint: " + checkpoints.last().string());
     code = kExitUnstable;
     std::cerr << "fluxview: " << e.what() << "\n";
   } catch (const CatalystError& e) {
@@ -190,7 +258,7 @@ int run_command(const RunOptions& o) {
     series.write(*solver);
   write_record();
 
-  if (!o.quiet) {
+  if (!quiet) {
     if (!summary.message.empty() && code != kExitUnstable) std::cerr << "fluxview: " << summary.message << "\n";
     std::cerr << "fluxview: " << run << " steps in " << summary.wall_seconds << " s ("
               << (summary.wall_seconds > 0 ? run * double(solver->grid().cells()) / summary.wall_seconds : 0)
@@ -202,7 +270,8 @@ int run_command(const RunOptions& o) {
                 << " MB copied, " << cs.bytes_zero_copy / 1e6 << " MB zero-copy\n";
     }
   }
-  std::cout << "fluxview: output in " << std::filesystem::absolute(dir).lexically_normal().string() << " ("
+  if (parallel::is_root())
+    std::cout << "fluxview: output in " << std::filesystem::absolute(dir).lexically_normal().string() << " ("
             << series.records().size() << " snapshots, series.pvd, run.json)\n";
   return code;
 }

@@ -37,6 +37,11 @@ struct RunOptions {
   std::string render_dir;  // empty: OUTPUT/frames
   std::string render_field;
   std::string render_view = "2d";
+  // Checkpoints (HDF5): every N steps (0: none) into DIR (default: the output dir),
+  // and a run that continues from one.
+  std::int64_t checkpoint_every = 0;
+  std::string checkpoint_dir;
+  std::string restart;
   // bench only
   std::optional<std::int64_t> bench_steps;
   std::int64_t warmup = 10;

@@ -7,6 +7,7 @@
 #include "app/Commands.hpp"
 #include "app/GuiEntry.hpp"
 #include "sim/core/ConfigError.hpp"
+#include "sim/core/Parallel.hpp"
 #include "sim/core/Scenario.hpp"
 
 using namespace fluxview;
@@ -25,7 +26,14 @@ void add_scenario_options(CLI::App* c, RunOptions& o) {
 
 }  // namespace
 
+// MPI (when launched by mpirun) lives as long as main: finalised on every way out.
+struct ParallelSession {
+  ParallelSession(int* argc, char*** argv) { parallel::init(argc, argv); }
+  ~ParallelSession() { parallel::finalize(); }
+};
+
 int main(int argc, char** argv) {
+  ParallelSession mpi(&argc, &argv);
   CLI::App cli{"fluxview: GPU fluid and heat solvers you watch and steer while they run"};
   cli.require_subcommand(0, 1);
 
@@ -43,6 +51,9 @@ int main(int argc, char** argv) {
   steps->excludes(until);
   run->add_option("--every", run_o.every, "write a snapshot every N steps (0: first and last only)");
   run->add_option("--output", run_o.output, "output directory (default: fluxview-out/SCENARIO)");
+  run->add_option("--checkpoint-every", run_o.checkpoint_every, "write an HDF5 checkpoint every N steps (0: none)");
+  run->add_option("--checkpoint-dir", run_o.checkpoint_dir, "folder of the checkpoints (default: the output folder)");
+  run->add_option("--restart", run_o.restart, "continue the run saved in this checkpoint (SCENARIO is then ignored)");
   run->add_flag("--headless", run_o.headless, "never open a window (runs are headless already)");
   run->add_flag("--quiet", run_o.quiet, "print only where the output went");
   run->add_option("--catalyst", run_o.catalyst_scripts, "run this ParaView Catalyst Python script (repeatable)")
@@ -52,13 +63,13 @@ int main(int argc, char** argv) {
   run->add_option("--catalyst-on-error", run_o.catalyst_on_error,
                   "when a Catalyst script fails: stop the run, or continue without that script")
       ->check(CLI::IsMember({"stop", "continue"}));
-
   run->add_option("--render-every", run_o.render_every, "draw a PNG frame every N steps (headless, through EGL)")
       ->check(CLI::NonNegativeNumber);
   run->add_option("--render-dir", run_o.render_dir, "folder of the frames (default: OUTPUT/frames)");
   run->add_option("--render-field", run_o.render_field, "field the frames show (default: the first)");
   run->add_option("--render-view", run_o.render_view, "2d: one slice; 3d: three slices in the box")
       ->check(CLI::IsMember({"2d", "3d"}));
+
   RunOptions bench_o;
   auto* bench = cli.add_subcommand("bench", "time a scenario's steps; prints one JSON object");
   add_scenario_options(bench, bench_o);

@@ -5,17 +5,44 @@
 
 #include "insitu/snapshot/AtomicFile.hpp"
 #include "insitu/snapshot/VtiWriter.hpp"
+#include "sim/core/Parallel.hpp"
 
 namespace fluxview {
 
 SnapshotSeries::SnapshotSeries(std::filesystem::path dir) : dir_(std::move(dir)) {}
 
 void SnapshotSeries::write(const Solver& solver) {
+  // Pieces of point data must share their boundary points for VTK to join them, so
+  // under MPI a rank's piece takes the first ghost layer past each inner high face
+  // (the neighbour's first points, fresh after every step).
+  const Grid& g = solver.grid();
   std::vector<NamedArray> arrays;
-  for (const FieldInfo& f : solver.fields()) arrays.push_back({f.name, gather_interior(solver.view(f.name))});
-  char name[64];
-  std::snprintf(name, sizeof name, "snapshot_%06lld.vti", static_cast<long long>(solver.step()));
-  write_vti(dir_ / name, solver.grid(), solver.time(), arrays);
+  for (const FieldInfo& f : solver.fields()) {
+    const FieldView v = solver.view(f.name);
+    std::array<int, 3> n = v.layout.n;
+    if (parallel::size() > 1 && g.centering == Centering::point)
+      for (int a = 0; a < 3; ++a)
+        if (g.offset[a] + n[a] < g.n[a] && v.layout.ghost_along(a) > 0) ++n[a];
+    arrays.push_back({f.name, gather_box(v, {0, 0, 0}, n)});
+  }
+  char stem[64];
+  std::snprintf(stem, sizeof stem, "snapshot_%06lld", static_cast<long long>(solver.step()));
+  std::string name = std::string(stem) + ".vti";
+  if (parallel::size() == 1) {
+    write_vti(dir_ / name, solver.grid(), solver.time(), arrays);
+  } else {
+    // Under MPI each rank writes its piece; the root writes the .pvti that joins them.
+    char piece[64];
+    std::snprintf(piece, sizeof piece, "piece_%04d.vti", parallel::rank());
+    std::filesystem::create_directories(dir_ / stem);
+    write_vti(dir_ / stem / piece, solver.grid(), solver.time(), arrays);
+    const auto& o = solver.grid().offset;
+    const auto& n = arrays.front().values.n;
+    const std::vector<int> boxes = parallel::allgather({o[0], o[1], o[2], n[0], n[1], n[2]});
+    parallel::barrier();
+    name = std::string(stem) + ".pvti";
+    if (parallel::is_root()) write_pvti(dir_ / name, stem, solver, arrays, boxes);
+  }
   for (const auto& a : arrays) bytes_ += a.values.bytes.size();
   // A repeated step (a final snapshot that coincides with a periodic one) replaces it.
   if (!records_.empty() && records_.back().step == solver.step()) records_.pop_back();
@@ -23,7 +50,34 @@ void SnapshotSeries::write(const Solver& solver) {
   write_pvd();
 }
 
+void SnapshotSeries::write_pvti(const std::filesystem::path& path, const std::string& stem, const Solver& solver,
+                                const std::vector<NamedArray>& arrays, const std::vector<int>& boxes) const {
+  const Grid& g = solver.grid();
+  const bool points = g.centering == Centering::point;
+  const char* data = points ? "PPointData" : "PCellData";
+  write_file_atomic(path, [&](std::ostream& out) {
+    out << "<?xml version=\"1.0\"?>\n"
+        << "<VTKFile type=\"PImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
+        << "  <PImageData WholeExtent=\"" << vtk_extent(g, {0, 0, 0}, g.n) << "\" GhostLevel=\"0\" Origin=\""
+        << vtk_origin(g) << "\" Spacing=\"" << vtk_spacing(g) << "\">\n"
+        << "    <" << data << " Scalars=\"" << arrays.front().name << "\">\n";
+    for (const auto& a : arrays)
+      out << "      <PDataArray type=\"" << (a.values.precision == Precision::f64 ? "Float64" : "Float32")
+          << "\" Name=\"" << a.name << "\"/>\n";
+    out << "    </" << data << ">\n";
+    for (std::size_t r = 0; r * 6 < boxes.size(); ++r) {
+      char piece[64];
+      std::snprintf(piece, sizeof piece, "piece_%04zu.vti", r);
+      const int* b = &boxes[r * 6];
+      out << "    <Piece Extent=\"" << vtk_extent(g, {b[0], b[1], b[2]}, {b[3], b[4], b[5]}) << "\" Source=\"" << stem
+          << "/" << piece << "\"/>\n";
+    }
+    out << "  </PImageData>\n</VTKFile>\n";
+  });
+}
+
 void SnapshotSeries::write_pvd() const {
+  if (!parallel::is_root()) return;
   write_file_atomic(dir_ / "series.pvd", [&](std::ostream& out) {
     out << "<?xml version=\"1.0\"?>\n"
         << "<VTKFile type=\"Collection\" version=\"1.0\" byte_order=\"LittleEndian\">\n"

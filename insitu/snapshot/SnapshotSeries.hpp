@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "insitu/snapshot/VtiWriter.hpp"
 #include "sim/core/Solver.hpp"
 
 namespace fluxview {
@@ -16,7 +17,8 @@ struct SnapshotRecord {
 
 // The snapshots of one run in DIR: snapshot_NNNNNN.vti (NNNNNN = step) for each
 // output step and DIR/series.pvd listing them with their times, rewritten (atomically)
-// after each snapshot so an interrupted run still leaves a readable series.
+// after each snapshot so an interrupted run still leaves a readable series. Under MPI
+// every rank writes snapshot_NNNNNN/piece_RRRR.vti and the root snapshot_NNNNNN.pvti.
 class SnapshotSeries {
  public:
   explicit SnapshotSeries(std::filesystem::path dir);
@@ -28,6 +30,8 @@ class SnapshotSeries {
 
  private:
   void write_pvd() const;
+  void write_pvti(const std::filesystem::path& path, const std::string& stem, const Solver& solver,
+                  const std::vector<NamedArray>& arrays, const std::vector<int>& boxes) const;
   std::filesystem::path dir_;
   std::vector<SnapshotRecord> records_;
   std::uint64_t bytes_ = 0;

@@ -8,30 +8,45 @@
 
 namespace fluxview {
 
+std::string vtk_extent(const Grid& grid, std::array<int, 3> offset, std::array<int, 3> n) {
+  // Points: extent o..o+n-1. Cells: extent o..o+n of the cell corners.
+  const bool points = grid.centering == Centering::point;
+  std::ostringstream e;
+  for (int a = 0; a < 3; ++a) e << (a ? " " : "") << offset[a] << " " << offset[a] + (points ? n[a] - 1 : n[a]);
+  return e.str();
+}
+
+std::string vtk_origin(const Grid& grid) {
+  // Points start at the first point; cells half a cell before the first centre.
+  const bool points = grid.centering == Centering::point;
+  std::ostringstream o;
+  o << std::setprecision(17);
+  for (int a = 0; a < 3; ++a) o << (a ? " " : "") << (points ? grid.origin[a] : grid.origin[a] - 0.5 * grid.spacing[a]);
+  return o.str();
+}
+
+std::string vtk_spacing(const Grid& grid) {
+  std::ostringstream o;
+  o << std::setprecision(17);
+  for (int a = 0; a < 3; ++a) o << (a ? " " : "") << grid.spacing[a];
+  return o.str();
+}
+
 void write_vti(const std::filesystem::path& path, const Grid& grid, double time,
                const std::vector<NamedArray>& arrays) {
   const bool points = grid.centering == Centering::point;
-  // Points: extent 0..n-1 starting at the first point. Cells: extent 0..n of the
-  // cell corners, starting half a cell before the first centre.
-  std::ostringstream extent, origin, spacing;
-  origin << std::setprecision(17);
-  spacing << std::setprecision(17);
-  for (int a = 0; a < 3; ++a) {
-    extent << (a ? " " : "") << 0 << " " << (points ? grid.n[a] - 1 : grid.n[a]);
-    origin << (a ? " " : "") << (points ? grid.origin[a] : grid.origin[a] - 0.5 * grid.spacing[a]);
-    spacing << (a ? " " : "") << grid.spacing[a];
-  }
+  const std::string extent = vtk_extent(grid, grid.offset, arrays.empty() ? grid.n : arrays.front().values.n);
   write_file_atomic(path, [&](std::ostream& out) {
     out << "<?xml version=\"1.0\"?>\n"
         << "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" "
            "header_type=\"UInt64\">\n"
-        << "  <ImageData WholeExtent=\"" << extent.str() << "\" Origin=\"" << origin.str()
-        << "\" Spacing=\"" << spacing.str() << "\">\n"
+        << "  <ImageData WholeExtent=\"" << extent << "\" Origin=\"" << vtk_origin(grid)
+        << "\" Spacing=\"" << vtk_spacing(grid) << "\">\n"
         << "    <FieldData>\n"
         << "      <DataArray type=\"Float64\" Name=\"TIME\" NumberOfTuples=\"1\" format=\"ascii\">"
         << std::setprecision(17) << time << "</DataArray>\n"
         << "    </FieldData>\n"
-        << "    <Piece Extent=\"" << extent.str() << "\">\n"
+        << "    <Piece Extent=\"" << extent << "\">\n"
         << "      <" << (points ? "PointData" : "CellData");
     if (!arrays.empty()) out << " Scalars=\"" << arrays.front().name << "\"";
     out << ">\n";

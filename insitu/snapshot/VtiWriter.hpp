@@ -15,8 +15,15 @@ struct NamedArray {
 
 // Writes one VTK XML ImageData file (.vti) with the arrays appended as raw binary
 // (UInt64 headers), as point data for point-centred grids and cell data for
-// cell-centred ones, plus the simulation time as TIME field data. Atomic.
+// cell-centred ones, plus the simulation time as TIME field data. Atomic. The extent is
+// the arrays' (this rank's piece under MPI) placed at grid.offset.
 void write_vti(const std::filesystem::path& path, const Grid& grid, double time,
                const std::vector<NamedArray>& arrays);
+
+// VTK extent strings ("x0 x1 y0 y1 z0 z1") of `n` cells at `offset`, and of the whole grid.
+std::string vtk_extent(const Grid& grid, std::array<int, 3> offset, std::array<int, 3> n);
+// The ImageData origin and spacing attributes of a grid.
+std::string vtk_origin(const Grid& grid);
+std::string vtk_spacing(const Grid& grid);
 
 }  // namespace fluxview

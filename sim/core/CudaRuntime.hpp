@@ -24,6 +24,8 @@ void memcpy_any(void* dst, const void* src, std::size_t bytes);  // cudaMemcpyDe
 void memcpy_2d(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
                std::size_t width, std::size_t height);
 void memset_device(void* p, int value, std::size_t bytes);
+// Binds this process to a device (MPI ranks: one GPU each).
+void set_device(int device);
 void synchronize();
 // Throws if an earlier kernel failed (asynchronous error), naming `where`.
 void check_last_error(const char* where);

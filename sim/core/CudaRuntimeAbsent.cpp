@@ -26,6 +26,7 @@ void memcpy_2d(void*, std::size_t, const void*, std::size_t, std::size_t, std::s
   absent();
 }
 void memset_device(void*, int, std::size_t) { absent(); }
+void set_device(int) {}
 void synchronize() {}
 void check_last_error(const char*) {}
 double copy_bandwidth(std::size_t) { absent(); }

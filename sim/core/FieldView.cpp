@@ -7,24 +7,25 @@
 
 namespace fluxview {
 
-HostArray gather_interior(const FieldView& v) {
+HostArray gather_interior(const FieldView& v) { return gather_box(v, {0, 0, 0}, v.layout.n); }
+
+HostArray gather_box(const FieldView& v, std::array<int, 3> lo, std::array<int, 3> n) {
   HostArray out;
   out.precision = v.precision;
-  out.n = v.layout.n;
+  out.n = n;
   const std::size_t eb = bytes_of(v.precision);
-  const std::size_t row = std::size_t(v.layout.n[0]) * eb;
-  out.bytes.resize(row * v.layout.n[1] * v.layout.n[2]);
+  const std::size_t row = std::size_t(n[0]) * eb;
+  out.bytes.resize(row * n[1] * n[2]);
   const auto* base = static_cast<const unsigned char*>(v.data);
-  // One strided copy per plane: interior rows are contiguous, the ghosts between them
-  // are skipped, and from the device only these bytes cross the bus.
-  for (int k = 0; k < v.layout.n[2]; ++k) {
-    unsigned char* dst = out.bytes.data() + std::size_t(k) * v.layout.n[1] * row;
-    const unsigned char* src = base + v.layout.index(0, 0, k) * eb;
+  // One strided copy per plane: rows are contiguous, what lies between them is
+  // skipped, and from the device only these bytes cross the bus.
+  for (int k = 0; k < n[2]; ++k) {
+    unsigned char* dst = out.bytes.data() + std::size_t(k) * n[1] * row;
+    const unsigned char* src = base + v.layout.index(lo[0], lo[1], lo[2] + k) * eb;
     if (v.where == Location::host) {
-      for (int j = 0; j < v.layout.n[1]; ++j)
-        std::memcpy(dst + j * row, src + j * v.layout.sy * eb, row);
+      for (int j = 0; j < n[1]; ++j) std::memcpy(dst + j * row, src + j * v.layout.sy * eb, row);
     } else {
-      cuda::memcpy_2d(dst, row, src, v.layout.sy * eb, row, v.layout.n[1]);
+      cuda::memcpy_2d(dst, row, src, v.layout.sy * eb, row, n[1]);
     }
   }
   return out;

@@ -33,6 +33,9 @@ struct HostArray {
   std::int64_t count() const { return std::int64_t(n[0]) * n[1] * n[2]; }
 };
 HostArray gather_interior(const FieldView& v);
+// The box of `n` cells starting at local index `lo` (ghosts included where the box
+// reaches into them), as gather_interior does for the interior.
+HostArray gather_box(const FieldView& v, std::array<int, 3> lo, std::array<int, 3> n);
 // The inverse: writes a host array into the interior of a field's storage (host or
 // device) laid out by `layout`; ghosts are left alone. Sizes and precision must match.
 void scatter_interior(const HostArray& a, void* data, const FieldLayout& layout, Location where);

@@ -15,6 +15,9 @@ struct Grid {
   std::array<double, 3> spacing{1, 1, 1};
   std::array<double, 3> origin{0, 0, 0};
   Centering centering = Centering::cell;
+  // Under MPI decomposition (sim/core/Parallel.hpp) the global index of this process's
+  // first cell; its fields' layouts say how many cells it holds. 0 in serial runs.
+  std::array<int, 3> offset{0, 0, 0};
 
   std::int64_t cells() const { return std::int64_t(n[0]) * n[1] * n[2]; }
   int active_dims() const { return (n[0] > 1) + (n[1] > 1) + (n[2] > 1); }

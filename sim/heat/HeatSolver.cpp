@@ -11,6 +11,7 @@
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/Field.hpp"
+#include "sim/core/Parallel.hpp"
 #include "sim/core/Reduce.hpp"
 #include "sim/heat/HeatSolver.hpp"
 #include "sim/heat/HeatStep.hpp"
@@ -30,8 +31,13 @@ class HeatSolver final : public Solver {
                                int(p.get_int("grid.nz"))};
     const std::array<double, 3> len{p.get_real("grid.lx"), p.get_real("grid.ly"),
                                     p.get_real("grid.lz")};
+    // Under MPI this rank holds one box of the global grid; walls belong to the ranks at
+    // the global edges, and the ghosts of inner faces are filled from neighbours.
+    box_ = parallel::split(n, {false, false, false}, 1);
+    const std::array<int, 3> local = box_.n;
     grid_ = Grid{};
     grid_.n = n;
+    grid_.offset = box_.offset;
     grid_.ghost = 1;
     grid_.centering = Centering::point;
     for (int a = 0; a < 3; ++a) {
@@ -52,14 +58,15 @@ class HeatSolver final : public Solver {
     steady_ = false;
 
     // Build the initial state on the host, then move it to the device in one copy.
-    Field<T> host(n, 1, Location::host);
+    Field<T> host(local, 1, Location::host);
     fill_initial(host, p);
     const Location where = backend_ == BackendKind::cuda ? Location::device : Location::host;
     if (where == Location::device) check_device_memory(2 * host.layout().bytes());
-    cur_ = Field<T>(n, 1, where);
-    next_ = Field<T>(n, 1, where);
+    cur_ = Field<T>(local, 1, where);
+    next_ = Field<T>(local, 1, where);
     copy_bytes(cur_.data(), where, host.data(), Location::host, host.layout().bytes());
     copy_bytes(next_.data(), where, host.data(), Location::host, host.layout().bytes());
+    exchange();
   }
 
   void advance(std::int64_t steps) override {
@@ -105,7 +112,12 @@ class HeatSolver final : public Solver {
   }
 
   std::vector<Diagnostic> diagnostics() override {
-    const FieldStats s = field_stats(view("T"));
+    FieldStats s = field_stats(view("T"));
+    s.min = parallel::allreduce_min(s.min);
+    s.max = parallel::allreduce_max(s.max);
+    s.sum = parallel::allreduce_sum(s.sum);
+    s.count = parallel::allreduce_sum(s.count);
+    s.nonfinite = parallel::allreduce_sum(s.nonfinite);
     double cell_volume = 1;
     for (int a = 0; a < 3; ++a) cell_volume *= grid_.spacing[a];
     std::vector<Diagnostic> d = {
@@ -120,6 +132,7 @@ class HeatSolver final : public Solver {
   }
 
   SolverState save_state() const override {
+    if (parallel::size() > 1) throw std::runtime_error("checkpoints of runs on several MPI ranks are not supported yet");
     SolverState st;
     st.time = time_;
     st.step = step_;
@@ -131,6 +144,7 @@ class HeatSolver final : public Solver {
     if (st.arrays.size() != 1 || st.arrays[0].name != "T")
       throw std::runtime_error("heat checkpoint must hold exactly the field T");
     scatter_interior(st.arrays[0].values, cur_.data(), cur_.layout(), cur_.where());
+    exchange();
     time_ = st.time;
     step_ = st.step;
     last_rate_ = INFINITY;
@@ -155,6 +169,12 @@ class HeatSolver final : public Solver {
   }
 
  private:
+  // After every step (and reset) the inner ghost layers of the current field hold the
+  // neighbours' values, so the next step and any snapshot piece read fresh ones.
+  void exchange() {
+    if (parallel::size() > 1) parallel::exchange_ghosts(box_, cur_.data(), cur_.layout(), cur_.where());
+  }
+
   void step_once(double h) {
     HeatStepArgs<T> a;
     a.in = cur_.data();
@@ -168,12 +188,14 @@ class HeatSolver final : public Solver {
     else
       step_cpu(a);
     std::swap(cur_, next_);
+    exchange();
     time_ += h;
     ++step_;
     if (steady_tol_ > 0 && step_ % check_every_ == 0) {
       // cur_ is T^{n+1}, next_ still T^n: one reduction, one number to the host.
-      last_rate_ = max_abs_difference(cur_.view("T", "", Centering::point),
-                                      next_.view("T", "", Centering::point)) / h;
+      last_rate_ = parallel::allreduce_max(max_abs_difference(cur_.view("T", "", Centering::point),
+                                                              next_.view("T", "", Centering::point))) /
+                   h;
       if (!steady_ && last_rate_ < steady_tol_) steady_step_ = step_;
       steady_ = steady_ || last_rate_ < steady_tol_;
     }
@@ -183,7 +205,8 @@ class HeatSolver final : public Solver {
     const std::string init = p.get_string("heat.init");
     const double t0 = p.get_real("heat.T_initial");
     const std::array<double, 3> len{p.get_real("grid.lx"), p.get_real("grid.ly"), p.get_real("grid.lz")};
-    const auto& n = grid_.n;
+    const auto& n = f.layout().n;  // this rank's box
+    const auto& off = grid_.offset;
     const double pi = std::numbers::pi;
     const double kx = p.get_int("heat.sine_mx") * pi / len[0];
     const double ky = p.get_int("heat.sine_my") * pi / len[1];
@@ -195,17 +218,18 @@ class HeatSolver final : public Solver {
     for (int k = 0; k < n[2]; ++k)
       for (int j = 0; j < n[1]; ++j)
         for (int i = 0; i < n[0]; ++i) {
-          const double x = grid_.coord(0, i), y = grid_.coord(1, j), z = grid_.coord(2, k);
+          const double x = grid_.coord(0, off[0] + i), y = grid_.coord(1, off[1] + j),
+                       z = grid_.coord(2, off[2] + k);
           double v = t0;
           if (init == "sine") {
-            v = amp * (n[0] > 1 ? std::sin(kx * x) : 1) * (n[1] > 1 ? std::sin(ky * y) : 1) *
-                (n[2] > 1 ? std::sin(kz * z) : 1);
+            v = amp * (grid_.n[0] > 1 ? std::sin(kx * x) : 1) * (grid_.n[1] > 1 ? std::sin(ky * y) : 1) *
+                (grid_.n[2] > 1 ? std::sin(kz * z) : 1);
           } else if (init == "hot-spot") {
             // Distance in box fractions, so the spot is round in a cubic box.
             double d2 = 0;
             const double xs[3] = {x, y, z};
             for (int a = 0; a < 3; ++a)
-              if (n[a] > 1) d2 += std::pow(xs[a] / len[a] - c[a], 2);
+              if (grid_.n[a] > 1) d2 += std::pow(xs[a] / len[a] - c[a], 2);
             if (d2 <= r * r) v = spot_T;
           }
           f(i, j, k) = T(v);
@@ -218,6 +242,7 @@ class HeatSolver final : public Solver {
       if (n[a] == 1) continue;
       const int b = (a + 1) % 3, e = (a + 2) % 3;
       for (int side = 0; side < 2; ++side) {
+        if (!(side == 0 ? box_.at_low_edge(a) : box_.at_high_edge(a))) continue;  // an inner face
         const int ia = side == 0 ? -1 : n[a];
         for (int q = 0; q < n[e]; ++q)
           for (int m = 0; m < n[b]; ++m) {
@@ -244,6 +269,7 @@ class HeatSolver final : public Solver {
 
   BackendKind backend_;
   ParamSet params_;
+  parallel::LocalBox box_;
   Grid grid_;
   Field<T> cur_, next_;
   double alpha_ = 0, dt_ = 0, time_ = 0;

@@ -69,6 +69,8 @@ void memset_device(void* p, int value, std::size_t bytes) {
   FLUXVIEW_CUDA_CHECK(cudaMemset(p, value, bytes));
 }
 
+void set_device(int device) { FLUXVIEW_CUDA_CHECK(cudaSetDevice(device)); }
+
 void synchronize() { FLUXVIEW_CUDA_CHECK(cudaDeviceSynchronize()); }
 
 void check_last_error(const char* where) {

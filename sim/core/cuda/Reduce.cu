@@ -1,5 +1,6 @@
 // Device reductions over a field's interior: one block-level tree per block, then a
 // second small pass on the host over the per-block partials (a few hundred doubles).
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -92,6 +93,14 @@ __global__ void first_bad_kernel(const T* __restrict__ p, FieldLayout l, bool po
   }
 }
 
+// Scratch for per-block partials, kept between calls: cudaMalloc and cudaFree would
+// synchronise the device on every reduction and drain the queue of launched steps.
+void* scratch(std::size_t bytes) {
+  thread_local Buffer buf;  // per thread: the GUI reduces from its stepping thread too
+  if (buf.bytes() < bytes) buf = Buffer(Location::device, std::max<std::size_t>(bytes, 64 * 1024));
+  return buf.data();
+}
+
 int blocks_for(const FieldLayout& l) {
   const long long total = l.interior_cells();
   return int(std::min<long long>(kMaxBlocks, (total + kThreads - 1) / kThreads));
@@ -101,8 +110,7 @@ int blocks_for(const FieldLayout& l) {
 
 FieldStats field_stats_device(const FieldView& v) {
   const int blocks = blocks_for(v.layout);
-  Buffer partial(Location::device, sizeof(Partial) * blocks);
-  auto* out = static_cast<Partial*>(partial.data());
+  auto* out = static_cast<Partial*>(scratch(sizeof(Partial) * blocks));
   if (v.precision == Precision::f64)
     stats_kernel<<<blocks, kThreads>>>(static_cast<const double*>(v.data), v.layout, out);
   else
@@ -123,8 +131,7 @@ FieldStats field_stats_device(const FieldView& v) {
 
 double max_abs_difference_device(const FieldView& a, const FieldView& b) {
   const int blocks = blocks_for(a.layout);
-  Buffer partial(Location::device, sizeof(double) * blocks);
-  auto* out = static_cast<double*>(partial.data());
+  auto* out = static_cast<double*>(scratch(sizeof(double) * blocks));
   if (a.precision == Precision::f64)
     maxdiff_kernel<<<blocks, kThreads>>>(static_cast<const double*>(a.data),
                                          static_cast<const double*>(b.data), a.layout, out);
@@ -141,8 +148,7 @@ double max_abs_difference_device(const FieldView& a, const FieldView& b) {
 
 std::int64_t first_bad_cell_device(const FieldView& v, bool positive) {
   const int blocks = blocks_for(v.layout);
-  Buffer flag(Location::device, sizeof(unsigned long long));
-  auto* first = static_cast<unsigned long long*>(flag.data());
+  auto* first = static_cast<unsigned long long*>(scratch(sizeof(unsigned long long)));
   FLUXVIEW_CUDA_CHECK(cudaMemset(first, 0xff, sizeof(unsigned long long)));
   if (v.precision == Precision::f64)
     first_bad_kernel<<<blocks, kThreads>>>(static_cast<const double*>(v.data), v.layout, positive, first);
