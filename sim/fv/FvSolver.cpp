@@ -57,6 +57,9 @@ constexpr DerivedInfo kDerived[] = {
     {"tracer", "", "passive tracer concentration c (1: cloud or band material)", Derived::tracer},
 };
 
+// Names of the conserved fields in checkpoints.
+constexpr const char* kConservedNames[] = {"rho", "mom_x", "mom_y", "mom_z", "E", "rho_c"};
+
 template <class T>
 class FvSolver final : public Solver {
  public:
@@ -200,6 +203,45 @@ class FvSolver final : public Solver {
       d.push_back({"mixed_fraction", "", t.tracer_mass > 0 ? t.mixed_mass / t.tracer_mass : 0});
     }
     return d;
+  }
+
+  // A checkpoint holds the conserved interiors (what a step reads; ghosts are refilled),
+  // the clock and the corrected-cell count. The next dt is recomputed from the state by
+  // the same formula the last stage's reduction used, so a restart continues bit-identically.
+  SolverState save_state() const override {
+    SolverState st;
+    st.time = time_;
+    st.step = step_;
+    for (int m = 0; m < nv_; ++m)
+      st.arrays.push_back({kConservedNames[m], gather_interior(state_[m].view(
+                                                   kConservedNames[m], "", Centering::cell))});
+    st.extra = "corrected_cells=" + std::to_string(corrected());
+    return st;
+  }
+
+  void load_state(const SolverState& st) override {
+    if (int(st.arrays.size()) != nv_)
+      throw std::runtime_error("fv checkpoint holds " + std::to_string(st.arrays.size()) +
+                               " arrays but this run has " + std::to_string(nv_) +
+                               " conserved fields (is fv.tracer the same?)");
+    for (int m = 0; m < nv_; ++m) {
+      if (st.arrays[m].name != kConservedNames[m])
+        throw std::runtime_error("fv checkpoint array " + std::to_string(m) + " is '" +
+                                 st.arrays[m].name + "', expected '" + kConservedNames[m] + "'");
+      scatter_interior(st.arrays[m].values, state_[m].data(), state_[m].layout(), where_);
+    }
+    unsigned long long count = 0;
+    const std::string key = "corrected_cells=";
+    if (st.extra.rfind(key, 0) == 0) count = std::stoull(st.extra.substr(key.size()));
+    copy_bytes(scalars_.data(), where_, &count, Location::host, sizeof count);
+    time_ = st.time;
+    step_ = st.step;
+    fill_ghosts(fields(state_));
+    const FieldLayout& l = state_[0].layout();
+    rate_ = where_ == Location::device ? max_rate_cuda(fields(state_), nv_, l, ph_, inv_dx_)
+                                       : max_rate_cpu(fields(state_), nv_, l, ph_, inv_dx_);
+    check_rate();
+    dt_ = next_dt();
   }
 
   // The roofline model of a full RK2 step, per cell, in the minimum DRAM traffic of the
