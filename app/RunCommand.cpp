@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <optional>
 
 #include "app/Commands.hpp"
@@ -24,6 +25,7 @@
 #include "sim/core/Parallel.hpp"
 #include "sim/core/Scenario.hpp"
 #include "sim/core/SolverFamily.hpp"
+#include "sim/fd/FdSolver.hpp"
 
 namespace fluxview::app {
 
@@ -78,6 +80,13 @@ class CheckpointRing {
   std::filesystem::path dir_;
   std::vector<std::filesystem::path> written_;
 };
+
+// Periodic actions (snapshots, checks, checkpoints, Catalyst, frames) happen at steps
+// that are multiples of their period; a period of 0 or less means never.
+bool due(std::int64_t step, std::int64_t every) { return every > 0 && step % every == 0; }
+std::int64_t steps_to_next(std::int64_t step, std::int64_t every) {
+  return every > 0 ? every - step % every : std::numeric_limits<std::int64_t>::max();
+}
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) {
@@ -136,6 +145,17 @@ int run_command(const RunOptions& o) {
     if (parallel::is_root()) write_run_json(dir / "run.json", make_run_json(sc, *solver, summary, series.records()));
   };
 
+  // A snapshot, and with it the family's own per-output files (the fd family's
+  // kinetic-energy spectrum), named by step like the snapshot.
+  const auto write_snapshot = [&] {
+    series.write(*solver);
+    if (fd::writes_spectrum(sc.params) && parallel::is_root()) {
+      char name[48];
+      std::snprintf(name, sizeof name, "spectrum_%06lld.csv", static_cast<long long>(solver->step()));
+      fd::write_spectrum_csv(*solver, (dir / name).string());
+    }
+  };
+
   if (!quiet) {
     std::cerr << "fluxview: " << sc.name << " on " << to_string(backend) << " (" << to_string(precision) << "), grid "
               << solver->grid().n[0] << "x" << solver->grid().n[1] << "x" << solver->grid().n[2] << ", dt "
@@ -170,7 +190,7 @@ int run_command(const RunOptions& o) {
                 << frames->context_description() << ")\n";
     frames->write(*solver);
   }
-  series.write(*solver);
+  write_snapshot();
   write_record();
 
   const auto t0 = Clock::now();
@@ -199,14 +219,12 @@ int run_command(const RunOptions& o) {
         code = kExitInterrupted;
         break;
       }
-      // The next stop: an output step, the step budget, or the chunk size.
-      std::int64_t n = chunk;
-      if (!to_time) n = std::min(n, max_steps - run);
-      if (every > 0) n = std::min(n, every - solver->step() % every);
-      if (check_every > 0) n = std::min(n, check_every - solver->step() % check_every);
-      if (o.checkpoint_every > 0) n = std::min(n, o.checkpoint_every - solver->step() % o.checkpoint_every);
-      if (catalyst) n = std::min(n, o.catalyst_every - solver->step() % o.catalyst_every);
-      if (frames) n = std::min(n, o.render_every - solver->step() % o.render_every);
+      // The next stop: the step budget, the chunk size, or the next periodic action.
+      const std::int64_t s = solver->step();
+      std::int64_t n = to_time ? chunk : std::min(chunk, max_steps - run);
+      for (const std::int64_t period : {every, check_every, o.checkpoint_every, catalyst ? o.catalyst_every : 0,
+                                        frames ? o.render_every : 0})
+        n = std::min(n, steps_to_next(s, period));
       n = parallel::broadcast(n);  // chunk sizes follow the root's clock on every rank
       const auto c0 = Clock::now();
       const std::int64_t taken = to_time ? solver->advance_until(until, n) : (solver->advance(n), n);
@@ -217,14 +235,15 @@ int run_command(const RunOptions& o) {
       const double dtc = seconds_since(c0);
       chunk = dtc < 0.1 ? std::min<std::int64_t>(chunk * 2, 1 << 20) : dtc > 0.4 ? std::max<std::int64_t>(1, chunk / 2) : chunk;
       if (catalyst) catalyst->execute(*solver);
-      if (frames && solver->step() % o.render_every == 0) frames->write(*solver);
+      const std::int64_t now = solver->step();
+      if (frames && due(now, o.render_every)) frames->write(*solver);
       // The guard runs before any output, so a bad state is never written.
-      if (check_every > 0 && solver->step() % check_every == 0)
+      if (due(now, check_every))
         if (auto bad = check_health(*solver); parallel::allreduce_sum(std::int64_t(bad ? 1 : 0)) > 0)
           throw InstabilityError(bad ? *bad : "instability on another MPI rank");
-      if (o.checkpoint_every > 0 && solver->step() % o.checkpoint_every == 0) checkpoints.write(sc, *solver);
-      if (every > 0 && solver->step() % every == 0) {
-        series.write(*solver);
+      if (due(now, o.checkpoint_every)) checkpoints.write(sc, *solver);
+      if (due(now, every)) {
+        write_snapshot();
         summary.steps_run = run;
         summary.wall_seconds = seconds_since(t0);
         write_record();
@@ -255,7 +274,7 @@ int run_command(const RunOptions& o) {
   summary.steps_run = run;
   summary.wall_seconds = seconds_since(t0);
   if (code != kExitUnstable && (series.records().empty() || series.records().back().step != solver->step()))
-    series.write(*solver);
+    write_snapshot();
   write_record();
 
   if (!quiet) {

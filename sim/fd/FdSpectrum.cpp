@@ -120,7 +120,6 @@ std::vector<std::pair<double, double>> kinetic_spectrum(const Solver& s) {
   }
   std::vector<std::pair<double, double>> out;
   for (std::size_t k = 0; k < shells.size(); ++k) out.emplace_back(double(k), shells[k]);
-  while (out.size() > 1 && out.back().second == 0) out.pop_back();
   return out;
 }
 

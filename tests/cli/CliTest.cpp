@@ -119,3 +119,20 @@ TEST(Cli, BenchPrintsOneJsonObjectWithTheCopyRatio) {
   EXPECT_NEAR(j["ratio_to_copy"].get<double>(),
               j["effective_bytes_per_second"].get<double>() / j["copy_bytes_per_second"].get<double>(), 1e-9);
 }
+
+TEST(Cli, ForcedTurbulenceWritesASpectrumWithEachSnapshot) {
+  const fs::path d = fresh_dir("spectrum");
+  const Result r = run_fluxview("run fd/forced-turbulence --backend cpu --set grid.n=12 --steps 4 --every 2 --quiet --output " +
+                                d.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  for (const char* f : {"spectrum_000000.csv", "spectrum_000002.csv", "spectrum_000004.csv"}) {
+    ASSERT_TRUE(fs::exists(d / f)) << f;
+    std::ifstream in(d / f);
+    std::string header;
+    std::getline(in, header);
+    EXPECT_EQ(header.rfind("k", 0), 0u) << header;
+    int rows = 0;
+    for (std::string line; std::getline(in, line);) rows += !line.empty();
+    EXPECT_GE(rows, 11) << f;  // every shell out to the corner of the 12^3 box, at rest too
+  }
+}
