@@ -234,13 +234,13 @@ int run_command(const RunOptions& o) {
       // Aim for chunks of about 0.2 s.
       const double dtc = seconds_since(c0);
       chunk = dtc < 0.1 ? std::min<std::int64_t>(chunk * 2, 1 << 20) : dtc > 0.4 ? std::max<std::int64_t>(1, chunk / 2) : chunk;
-      if (catalyst) catalyst->execute(*solver);
       const std::int64_t now = solver->step();
       if (frames && due(now, o.render_every)) frames->write(*solver);
       // The guard runs before any output, so a bad state is never written.
       if (due(now, check_every))
         if (auto bad = check_health(*solver); parallel::allreduce_sum(std::int64_t(bad ? 1 : 0)) > 0)
           throw InstabilityError(bad ? *bad : "instability on another MPI rank");
+      if (catalyst) catalyst->execute(*solver);  // after the guard: pipelines see no NaN state
       if (due(now, o.checkpoint_every)) checkpoints.write(sc, *solver);
       if (due(now, every)) {
         write_snapshot();

@@ -116,6 +116,20 @@ bool has_traceback(const std::string& text) {
   return text.find("Traceback (most recent call last)") != std::string::npos;
 }
 
+// ParaView's renderer (X11 in Debian's build) aborts the process when it cannot reach
+// the X server, so say it up front. Only a local display (":N") is checked, by its socket;
+// pipelines that only write data extracts do not need one.
+std::string display_problem() {
+  const char* d = std::getenv("DISPLAY");
+  if (!d || !*d) return "DISPLAY is not set";
+  const std::string display = d;
+  if (display[0] != ':') return "";
+  const std::string number = display.substr(1, display.find('.') - 1);
+  if (!std::filesystem::exists("/tmp/.X11-unix/X" + number))
+    return "no X server socket for DISPLAY=" + display;
+  return "";
+}
+
 struct FieldArray {
   vtkSmartPointer<vtkDataArray> array;
   const void* zero_copy_source = nullptr;  // non-null: array aliases the solver's memory
@@ -162,6 +176,9 @@ CatalystAdaptor::CatalystAdaptor(CatalystOptions options) : impl_(std::make_uniq
   // one just given; errors still show.
   if (!std::getenv("FLUXVIEW_CATALYST_VERBOSE"))
     vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_ERROR);
+  if (const std::string why = display_problem(); !why.empty())
+    std::cerr << "fluxview: warning: " << why
+              << "; Catalyst scripts that render will abort ParaView (run under xvfb-run -a)\n";
   int ok = 0;
   if (m.options.mpi_comm) {
     vtkMPICommunicatorOpaqueComm comm(static_cast<MPI_Comm*>(m.options.mpi_comm));
@@ -354,7 +371,9 @@ void CatalystAdaptor::execute(const Solver& solver, bool force) {
   }
   m.stats.seconds_request += seconds_since(t0);
   if (running.empty()) {
-    m.stats.seconds_total += seconds_since(t0);
+    const double idle = seconds_since(t0);
+    m.stats.seconds_total += idle;
+    m.stats.seconds_idle += idle;
     return;
   }
   ++m.stats.executed;
@@ -444,6 +463,7 @@ nlohmann::json CatalystAdaptor::summary_json() const {
           {"bytes_zero_copy", s.bytes_zero_copy},
           {"seconds", s.seconds_total},
           {"seconds_request", s.seconds_request},
+          {"seconds_idle", s.seconds_idle},
           {"seconds_transfer", s.seconds_transfer},
           {"seconds_pipelines", s.seconds_pipelines}};
 }

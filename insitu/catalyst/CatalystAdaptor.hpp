@@ -59,6 +59,7 @@ struct CatalystStats {
   std::uint64_t bytes_zero_copy = 0;       // host fields handed over without a copy
   double seconds_total = 0;                // all time inside execute()
   double seconds_request = 0;              // of it, asking pipelines whether they run (every offer)
+  double seconds_idle = 0;                 // of it, offers at which no pipeline ran (asking only)
   double seconds_transfer = 0;             // building the grid: copies and gathers
   double seconds_pipelines = 0;            // running the pipelines
 };
