@@ -1,8 +1,9 @@
 // The Catalyst adaptor: the only file that includes ParaView headers.
 //
 // The state goes to the pipelines as one vtkImageData on the channel "input": whole
-// extent = the global grid, one cell (or point, for point-centred grids) array per field
-// named as in snapshots, the simulation time and step in the data description.
+// extent = the global grid (this rank's piece of it under MPI), one cell (or point, for
+// point-centred grids) array per field named as in snapshots, the simulation time and step in the
+// data description.
 //
 // Why the host fields are (mostly) copied: a solver's field has ghost layers and rows
 // padded to 128 bytes, so its interior is not one contiguous run of memory, and VTK's
@@ -46,6 +47,7 @@
 #include <sstream>
 
 #include "sim/core/CudaRuntime.hpp"
+#include "sim/core/Parallel.hpp"
 
 namespace fluxview {
 
@@ -151,7 +153,7 @@ struct CatalystAdaptor::Impl {
   std::string published_fields;
 
   void load(const std::string& path);
-  void fill(const FieldView& v, FieldArray& fa);
+  void fill(const FieldView& v, std::array<int, 3> n, FieldArray& fa);
   void report(std::size_t i, std::int64_t step, const std::string& what,
               const std::string& traceback);
 };
@@ -277,12 +279,13 @@ void CatalystAdaptor::Impl::report(std::size_t i, std::int64_t step, const std::
 }
 
 // Copies (or aliases) the interior of one field into a VTK array of its precision.
-void CatalystAdaptor::Impl::fill(const FieldView& v, FieldArray& fa) {
+// `n` is the box from interior (0,0,0): the interior, or one more layer on inner high faces.
+void CatalystAdaptor::Impl::fill(const FieldView& v, std::array<int, 3> n, FieldArray& fa) {
   const FieldLayout& L = v.layout;
-  const std::int64_t count = L.interior_cells();
+  const std::int64_t count = std::int64_t(n[0]) * n[1] * n[2];
   const std::size_t eb = bytes_of(v.precision);
   const bool contiguous =
-      (L.n[1] == 1 || L.sy == L.n[0]) && (L.n[2] == 1 || L.sz == std::int64_t(L.n[0]) * L.n[1]);
+      n == L.n && (n[1] == 1 || L.sy == n[0]) && (n[2] == 1 || L.sz == std::int64_t(n[0]) * n[1]);
   const auto* base = static_cast<const unsigned char*>(v.data);
   const void* interior = base + L.origin * eb;
   const bool alias = v.where == Location::host && contiguous;
@@ -314,14 +317,14 @@ void CatalystAdaptor::Impl::fill(const FieldView& v, FieldArray& fa) {
     return;
   }
   auto* dst = static_cast<unsigned char*>(fa.array->GetVoidPointer(0));
-  const std::size_t row = std::size_t(L.n[0]) * eb;
-  for (int k = 0; k < L.n[2]; ++k) {
-    unsigned char* d = dst + std::size_t(k) * L.n[1] * row;
+  const std::size_t row = std::size_t(n[0]) * eb;
+  for (int k = 0; k < n[2]; ++k) {
+    unsigned char* d = dst + std::size_t(k) * n[1] * row;
     const unsigned char* s = base + L.index(0, 0, k) * eb;
     if (v.where == Location::host) {
-      for (int j = 0; j < L.n[1]; ++j) std::memcpy(d + j * row, s + j * L.sy * eb, row);
+      for (int j = 0; j < n[1]; ++j) std::memcpy(d + j * row, s + j * L.sy * eb, row);
     } else {
-      cuda::memcpy_2d(d, row, s, L.sy * eb, row, L.n[1]);
+      cuda::memcpy_2d(d, row, s, L.sy * eb, row, n[1]);
     }
   }
   (v.where == Location::host ? stats.bytes_host_gathered : stats.bytes_device_to_host) +=
@@ -338,16 +341,31 @@ void CatalystAdaptor::execute(const Solver& solver, bool force) {
   const Grid& g = solver.grid();
   const bool points = g.centering == Centering::point;
   const int association = points ? vtkDataObject::POINT : vtkDataObject::CELL;
-  int extent[6];
+  const auto fields = solver.fields();
+  // Under MPI each rank holds a box of the global grid (grid().offset, its fields'
+  // layouts): its piece. Serial runs: the piece is the whole.
+  // Pieces of point data must share their boundary points for VTK to join them: a piece
+  // takes the first ghost layer past each inner high face (the neighbour's first points,
+  // exchanged after every step), as the snapshot pieces do.
+  std::array<int, 3> local = g.n;
+  if (!fields.empty()) {
+    const FieldLayout L = solver.view(fields.front().name).layout;
+    local = L.n;
+    if (points && parallel::size() > 1)
+      for (int a = 0; a < 3; ++a)
+        if (g.offset[a] + local[a] < g.n[a] && L.ghost_along(a) > 0) ++local[a];
+  }
+  int whole[6], piece[6];
   for (int a = 0; a < 3; ++a) {
-    extent[2 * a] = 0;
-    extent[2 * a + 1] = points ? g.n[a] - 1 : g.n[a];
+    whole[2 * a] = 0;
+    whole[2 * a + 1] = points ? g.n[a] - 1 : g.n[a];
+    piece[2 * a] = g.offset[a];
+    piece[2 * a + 1] = g.offset[a] + (points ? local[a] - 1 : local[a]);
   }
 
   // 1. Which pipelines run now, and which fields they need.
   std::vector<std::pair<std::size_t, vtkSmartPointer<vtkCPDataDescription>>> running;
   std::set<std::string> needed;
-  const auto fields = solver.fields();
   for (std::size_t i = 0; i < m.pipelines.size(); ++i) {
     CatalystScriptStatus& st = m.status[i];
     if (!st.enabled || st.failed) continue;
@@ -380,7 +398,7 @@ void CatalystAdaptor::execute(const Solver& solver, bool force) {
 
   // 2. The grid, with the fields asked for (from the device only those).
   const auto t1 = Clock::now();
-  m.image->SetExtent(extent);
+  m.image->SetExtent(piece);
   m.image->SetSpacing(g.spacing[0], g.spacing[1], g.spacing[2]);
   if (points)
     m.image->SetOrigin(g.origin[0], g.origin[1], g.origin[2]);
@@ -395,7 +413,7 @@ void CatalystAdaptor::execute(const Solver& solver, bool force) {
   for (const auto& f : fields) {
     if (!needed.count(f.name)) continue;
     FieldArray& fa = m.arrays[f.name];
-    m.fill(solver.view(f.name), fa);
+    m.fill(solver.view(f.name), local, fa);
     attrs->AddArray(fa.array);
     if (first) {
       (points ? static_cast<vtkDataSetAttributes*>(m.image->GetPointData())
@@ -423,7 +441,7 @@ void CatalystAdaptor::execute(const Solver& solver, bool force) {
     CatalystScriptStatus& st = m.status[i];
     vtkCPInputDataDescription* idd = dd->GetInputDescriptionByName("input");
     idd->SetGrid(m.image);
-    idd->SetWholeExtent(extent);
+    idd->SetWholeExtent(whole);
     const auto ts = Clock::now();
     m.output->start();
     const int ok = m.pipelines[i]->CoProcess(dd);
