@@ -177,6 +177,7 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
     session_.running = true;
   }
   std::int64_t frame = 0;
+  int code = kExitOk;
   auto fps_t0 = Clock::now();
   int fps_frames = 0;
   while (!glfwWindowShouldClose(window_)) {
@@ -261,7 +262,7 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
         status_ = std::string("recording stopped: ") + e.what();
       }
     }
-    if (last && !screenshot.empty()) save_window_png(screenshot);
+    if (last && !screenshot.empty() && !save_window_png(screenshot)) code = kExitFailure;
     glfwSwapBuffers(window_);
 
     frame_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - f0).count();
@@ -275,10 +276,10 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
     if (last) break;
   }
   if (!session_.message.empty()) std::cerr << "fluxview gui: " << session_.message << "\n";
-  return kExitOk;
+  return code;
 }
 
-void GuiApp::save_window_png(const std::string& path) {
+bool GuiApp::save_window_png(const std::string& path) {
   int fbw = 0, fbh = 0;
   glfwGetFramebufferSize(window_, &fbw, &fbh);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -286,9 +287,11 @@ void GuiApp::save_window_png(const std::string& path) {
   try {
     render::write_png(path, render::read_pixels(fbw, fbh));
     status_ = "saved " + path;
+    return true;
   } catch (const std::exception& e) {
     status_ = e.what();
     std::cerr << "fluxview gui: " << e.what() << "\n";
+    return false;
   }
 }
 

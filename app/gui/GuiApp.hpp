@@ -37,7 +37,7 @@ class GuiApp {
   void handle_shortcuts();
   void handle_scene_mouse(float scene_x, float scene_w);
   void probe_tooltip();
-  void save_window_png(const std::string& path);
+  bool save_window_png(const std::string& path);  // false (and a message) on failure
   void do_reset();
 
   GLFWwindow* window_ = nullptr;

@@ -54,8 +54,11 @@ std::int64_t Session::step_once() {
 }
 
 std::int64_t Session::frame_steps() {
-  if (!running) {
+  if (!running) {  // paused: no rate to show, and the next run starts a fresh window
     last_step_ms = 0;
+    steps_per_second = cell_updates_per_second = 0;
+    rate_steps_ = 0;
+    rate_t0_ = Clock::now();
     return 0;
   }
   const auto t0 = Clock::now();

@@ -82,6 +82,17 @@ void slice_bench(int n) {
           path == UploadPath::interop ? 1000 : 50);
       print_update("slice_update", n, prec, path == UploadPath::interop ? "interop" : "host", ms);
     }
+    {
+      interop::use_own_stream(true);
+      SliceTexture tex;
+      print_update("slice_update", n, prec, "interop_own_stream",
+                   time_updates(
+                       [&] {
+                         tex.update(v, {2, 0}, UploadPath::interop);
+                       },
+                       1000));
+      interop::use_own_stream(false);
+    }
     if (prec == Precision::f32) {
       // Where the interop time goes: map, kernel, unmap, each waited for.
       SliceTexture tex;
