@@ -206,6 +206,36 @@ def case_fv_slice(args, work):
         check(len(np.unique(px.reshape(-1, 3), axis=0)) > 20, 'fv slice image not blank')
 
 
+NARROW = '''# script-version: 2
+# Asks only for rho: fluxview must hand over (and on a GPU copy) nothing else.
+from paraview import catalyst
+from paraview.simple import *
+grid = PVTrivialProducer(registrationName='input')
+options = catalyst.Options()
+def RequestDataDescription(datadescription):
+    idd = datadescription.GetInputDescriptionByName('input')
+    idd.AllFieldsOff()
+    idd.AddField('rho', 1)  # 1: vtkDataObject.CELL
+    idd.GenerateMeshOn()
+def catalyst_execute(info):
+    assert 'rho' in grid.CellData.keys()
+'''
+
+
+def case_fv_narrow(args, work):
+    script = write(work, 'narrow.py', NARROW)
+    out, rec, _ = run(args, work, 'fv_narrow', 'fv/sod', '--set', 'grid.nx=32', '--set', 'grid.ny=4', '--set',
+                      'grid.nz=4', '--steps', '4', '--catalyst-every', '2', '--catalyst', script)
+    c = rec['catalyst']
+    nfields = len(rec['fields'])
+    cells = 32 * 4 * 4
+    # ParaView imports a version 2 script at its first execution, so the first offer
+    # (step 0) still gets every field; steps 2 and 4 get rho alone.
+    expected = (nfields + 2) * cells * 8
+    check(c['executed'] == 3 and c['bytes_host_gathered'] == expected,
+          f"fv narrow: {c['bytes_host_gathered']} bytes gathered = ({nfields} + 2 x 1 field) x {cells} cells x 8")
+
+
 def case_mpi_extracts(args, work):
     """Two ranks: each hands its piece; the VTI extract joins them and equals the
     snapshot pieces; the slice image is one composited picture."""
