@@ -27,8 +27,9 @@ std::vector<ParamSpec> fv_params() {
                    "Riemann solver: hll (two waves), hllc (with contact), llf (eq. 12)"),
       real_param("fv.rho_floor", 1e-10, "kg/m^3", 0, inf, "density floor", true),
       real_param("fv.p_floor", 1e-12, "Pa", 0, inf, "pressure floor", true),
-      choice_param("fv.cuda_tile", "32x8", {"32x8", "32x4"},
-                   "CUDA: cells of an x-y tile per block (32x4: more blocks per SM)"),
+      choice_param("fv.cuda_tile", "auto", {"auto", "32x8", "32x4"},
+                   "CUDA: cells of an x-y tile per block (auto: 32x8 for float, 32x4 for double, "
+                   "the faster of each on an H200)"),
       bool_param("fv.tracer", false, "carry a passive tracer (conserved as rho c)"),
       choice_param("fv.bc", "outflow", bcs, "boundary condition of every face not set otherwise"),
   };

@@ -90,7 +90,8 @@ class FvSolver final : public Solver {
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s) ghosts_.bc[a][s] = parse_bc(resolved_bc(p, a, s));
     nv_ = p.get_bool("fv.tracer") ? 6 : 5;
-    tile_rows_ = p.get_string("fv.cuda_tile") == "32x4" ? 4 : 8;
+    const std::string tile = p.get_string("fv.cuda_tile");
+    tile_rows_ = tile == "32x4" || (tile == "auto" && sizeof(T) == 8) ? 4 : 8;
     time_ = 0;
     step_ = 0;
     corrected_host_ = 0;
@@ -257,14 +258,16 @@ class FvSolver final : public Solver {
     for (int a = 0; a < 3; ++a)
       bc << (a ? " " : "") << ax[a] << ":" << names[int(ghosts_.bc[a][0])] << "/"
          << names[int(ghosts_.bc[a][1])];
-    return {{"kernel",
-             backend_ == BackendKind::cuda ? "fused tile (reconstruct+flux+update)" : "cpu-openmp"},
-            {"scheme", std::string(ph_.plm ? "PLM theta=" + format_value(double(ph_.theta))
-                                           : std::string("first order")) +
-                           ", " + params_.get_string("fv.riemann") + ", TVD RK2"},
-            {"variables", nv_ == 6 ? "rho, rho u, E, rho c" : "rho, rho u, E"},
-            {"boundaries", bc.str()},
-            {"cfl", format_value(cfl_)}};
+    return {
+        {"kernel", backend_ == BackendKind::cuda ? "fused tile 32x" + std::to_string(tile_rows_) +
+                                                       " (reconstruct+flux+update per stage)"
+                                                 : std::string("cpu-openmp")},
+        {"scheme", std::string(ph_.plm ? "PLM theta=" + format_value(double(ph_.theta))
+                                       : std::string("first order")) +
+                       ", " + params_.get_string("fv.riemann") + ", TVD RK2"},
+        {"variables", nv_ == 6 ? "rho, rho u, E, rho c" : "rho, rho u, E"},
+        {"boundaries", bc.str()},
+        {"cfl", format_value(cfl_)}};
   }
 
  private:

@@ -53,8 +53,12 @@ __device__ void atomic_max_rate(unsigned long long* bits, double v) {
   atomicMax(bits, static_cast<unsigned long long>(__double_as_longlong(v)));
 }
 
+// Resident blocks asked of the compiler: the 32x4 tile three per SM (at most 170
+// registers a thread; for double that trades some spills for more warps to hide latency
+// with), the float 32x8 tile two (128 registers, no spills), the double 32x8 tile one.
 template <class T, int NV, int kTy>
-__global__ void __launch_bounds__(kTx* kTy) stage_kernel(StageArgs<T> a, Geometry g, int chunk) {
+__global__ void __launch_bounds__(kTx* kTy, kTy == 4 ? 3 : (sizeof(T) == 4 ? 2 : 1))
+    stage_kernel(StageArgs<T> a, Geometry g, int chunk) {
   constexpr int kHy = kTy + 4, kThreads = kTx * kTy, kFluxSlots = (kTy + 1) * (kTx + 1);
   __shared__ T sq[NV][kHy][kHx];     // primitives of the plane with halo
   __shared__ T sf[NV * kFluxSlots];  // face fluxes of the tile, x then y
