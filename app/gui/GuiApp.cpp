@@ -174,7 +174,7 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
   using Clock = std::chrono::steady_clock;
   if (frames > 0) {
     glfwSwapInterval(0);  // scripted: as fast as it goes
-    session_.running = true;
+    session_.set_running(true);
   }
   std::int64_t frame = 0;
   int code = kExitOk;
@@ -190,10 +190,18 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
 
     handle_shortcuts();
     const std::int64_t stepped = session_.frame_steps();
-    try {
-      session_.sample_diagnostics();
-    } catch (const std::exception& e) {
-      session_.message = e.what();
+    // Read the state for this frame: diagnostics, slices, the 1D profile. On the CPU
+    // backend the worker pauses after its chunk; a step longer than the wait leaves
+    // the last frame's pictures in place rather than stalling the window.
+    auto state = session_.access(session_.threaded() ? 4.0 : -1.0);
+    if (state.owns_lock()) {
+      try {
+        session_.sample_diagnostics();
+      } catch (const std::exception& e) {
+        session_.message = e.what();
+      }
+      read_state();
+      session_.release(state);
     }
     panel();
 
@@ -204,19 +212,6 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
     const float scene_x = std::min(panel_width_ * ui_scale_ * to_fb, fbw * 0.6f);
     handle_scene_mouse(scene_x / to_fb, (fbw - scene_x) / to_fb);
 
-    // New pixels only when the state or the view changed.
-    const std::string vj = render::to_json(view_).dump();
-    if (needs_upload_ || vj != last_view_json_ || session_.solver().step() != drawn_step_) {
-      try {
-        renderer_->update(session_.solver(), view_);
-      } catch (const std::exception& e) {
-        session_.message = e.what();
-        view_.field.clear();
-      }
-      last_view_json_ = vj;
-      drawn_step_ = session_.solver().step();
-      needs_upload_ = false;
-    }
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glViewport(0, 0, fbw, fbh);
     glClearColor(0.1f, 0.1f, 0.11f, 1.0f);
@@ -227,8 +222,8 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
     auto* dl = ImGui::GetBackgroundDrawList();
     char title[256];
     std::snprintf(title, sizeof title, "%s   step %lld   t = %.6g s",
-                  session_.scenario().name.c_str(),
-                  static_cast<long long>(session_.solver().step()), session_.solver().time());
+                  session_.scenario().name.c_str(), static_cast<long long>(session_.status.step),
+                  session_.status.time);
     dl->AddText(ImVec2(scene_x / to_fb + 12, 8), IM_COL32(235, 235, 235, 255), title);
     if (view_.colorbar) {
       const auto bar = renderer_->colorbar_rect();
@@ -279,6 +274,30 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
   return code;
 }
 
+void GuiApp::read_state() {
+  Solver& s = session_.solver();
+  // New pixels only when the state or the view changed.
+  const std::string vj = render::to_json(view_).dump();
+  if (needs_upload_ || vj != last_view_json_ || s.step() != drawn_step_) {
+    try {
+      renderer_->update(s, view_);
+    } catch (const std::exception& e) {
+      session_.message = e.what();
+      view_.field.clear();
+    }
+    last_view_json_ = vj;
+    drawn_step_ = s.step();
+    needs_upload_ = false;
+    // A 1D run: the whole line for the profile plot (a few thousand cells at most).
+    profile_.clear();
+    if (s.grid().active_dims() == 1) {
+      const HostArray h = gather_interior(s.view(renderer_->field_name()));
+      profile_.resize(std::size_t(h.count()));
+      for (std::int64_t i = 0; i < h.count(); ++i) profile_[std::size_t(i)] = float(h.at(i));
+    }
+  }
+}
+
 bool GuiApp::save_window_png(const std::string& path) {
   int fbw = 0, fbh = 0;
   glfwGetFramebufferSize(window_, &fbw, &fbh);
@@ -298,7 +317,7 @@ bool GuiApp::save_window_png(const std::string& path) {
 void GuiApp::handle_shortcuts() {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantCaptureKeyboard) return;
-  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) session_.running = !session_.running;
+  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) session_.set_running(!session_.running());
   if (ImGui::IsKeyPressed(GLFW_KEY_S, false)) session_.step_once();
   if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) do_reset();
   if (ImGui::IsKeyPressed(GLFW_KEY_P, false)) screenshot_requested_ = true;
@@ -395,8 +414,9 @@ void GuiApp::run_section() {
   ImGui::RadioButton("double", &prec, 1);
   session_.pending_precision = prec ? Precision::f64 : Precision::f32;
 
-  if (ImGui::Button(session_.running ? "Pause (space)" : "Run (space)", ImVec2(130 * ui_scale_, 0)))
-    session_.running = !session_.running;
+  if (ImGui::Button(session_.running() ? "Pause (space)" : "Run (space)",
+                    ImVec2(130 * ui_scale_, 0)))
+    session_.set_running(!session_.running());
   ImGui::SameLine();
   if (ImGui::Button("Step (s)")) session_.step_once();
   ImGui::SameLine();
@@ -414,9 +434,9 @@ void GuiApp::run_section() {
     ImGui::SliderInt("steps per frame", &session_.steps_per_frame, 1, 1000, "%d",
                      ImGuiSliderFlags_Logarithmic);
   }
-  Solver& s = session_.solver();
-  ImGui::Text("step %lld   t = %.6g s   dt = %.3g s", static_cast<long long>(s.step()), s.time(),
-              s.dt());
+  Solver& s = session_.solver();  // grid, backend, precision: fixed until a reset
+  ImGui::Text("step %lld   t = %.6g s   dt = %.3g s", static_cast<long long>(session_.status.step),
+              session_.status.time, session_.status.dt);
   const auto& n = s.grid().n;
   ImGui::Text("%s on %s (%s), grid %dx%dx%d", session_.scenario().solver.c_str(),
               std::string(to_string(s.backend())).c_str(),
@@ -574,19 +594,11 @@ void GuiApp::view_section() {
   ImGui::Checkbox("colour bar", &view_.colorbar);
   if (view_.mode == render::ViewMode::slice2d)
     ImGui::TextDisabled("hover the slice for the value under the cursor");
-  // A 1D run reads best as a curve: the whole line (a few thousand cells at most).
-  if (s.grid().active_dims() == 1) {
-    try {
-      const HostArray h = gather_interior(s.view(shown));
-      std::vector<float> profile(std::size_t(h.count()));
-      for (std::int64_t i = 0; i < h.count(); ++i) profile[std::size_t(i)] = float(h.at(i));
-      ImGui::PlotLines("##profile", profile.data(), int(profile.size()), 0,
-                       ("profile of " + shown).c_str(), FLT_MAX, FLT_MAX,
-                       ImVec2(ImGui::GetContentRegionAvail().x, 140 * ui_scale_));
-    } catch (const std::exception& e) {
-      ImGui::TextWrapped("%s", e.what());
-    }
-  }
+  // A 1D run reads best as a curve (read_state copies the line).
+  if (!profile_.empty())
+    ImGui::PlotLines("##profile", profile_.data(), int(profile_.size()), 0,
+                     ("profile of " + shown).c_str(), FLT_MAX, FLT_MAX,
+                     ImVec2(ImGui::GetContentRegionAvail().x, 140 * ui_scale_));
 }
 
 void GuiApp::diagnostics_section() {
@@ -650,7 +662,14 @@ void GuiApp::output_section() {
   ImGui::SameLine();
   if (ImGui::Button("write##snap")) {
     try {
-      status_ = "wrote " + session_.write_snapshot(snapshot_dir_);
+      auto lock = session_.access(-1);
+      try {
+        status_ = "wrote " + session_.write_snapshot(snapshot_dir_);
+      } catch (...) {
+        session_.release(lock);
+        throw;
+      }
+      session_.release(lock);
     } catch (const std::exception& e) {
       status_ = e.what();
     }

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/gui/Session.hpp"
 #include "render/ViewSettings.hpp"
@@ -37,6 +38,7 @@ class GuiApp {
   void handle_shortcuts();
   void handle_scene_mouse(float scene_x, float scene_w);
   void probe_tooltip();
+  void read_state();                              // owning Session::access: slices, range, profile
   bool save_window_png(const std::string& path);  // false (and a message) on failure
   void do_reset();
 
@@ -60,6 +62,7 @@ class GuiApp {
   std::string last_view_json_;
   std::int64_t drawn_step_ = -1;
   bool needs_upload_ = true;
+  std::vector<float> profile_;  // the line of a 1D run
 };
 
 }  // namespace fluxview::app

@@ -1,11 +1,13 @@
 #pragma once
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
-#include <optional>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "insitu/snapshot/SnapshotSeries.hpp"
@@ -17,9 +19,17 @@ namespace fluxview::app {
 // The run the GUI shows and steers: the scenario, the parameters being edited (applied
 // on reset, with the backend and precision), the solver, and the stepping policy that
 // keeps the window responsive. Knows nothing of ImGui or GL.
+//
+// Stepping is decoupled from drawing in two ways. On the CPU backend a worker thread
+// steps in chunks of a few milliseconds; the GUI thread reads the state (slices,
+// diagnostics) between chunks through access(), which never waits for a long step:
+// when a step outlasts the wait, the frame is drawn from the previous textures. On the
+// CUDA backend the GUI thread steps itself, within a time budget per frame
+// (frame_steps), since the slice textures are written by CUDA on the GL thread anyway.
 class Session {
  public:
   Session(const Scenario& sc, BackendKind backend, Precision precision);
+  ~Session();
 
   // --- what is being edited, applied by reset() ---
   Scenario pending;  // scenario name, solver, params as edited
@@ -31,25 +41,41 @@ class Session {
   void reset();
 
   // --- stepping ---
-  bool running = false;
+  bool running() const { return running_; }
+  void set_running(bool on);
   bool fit_to_budget = true;  // as many steps as fit in budget_ms, else steps_per_frame
   int steps_per_frame = 1;    // steps a frame when not fitting to the budget
   double budget_ms = 10.0;    // stepping time a frame may take (60 fps leaves ~16 ms)
-  // Steps as the policy says; returns the steps taken. A NaN or a steady state pauses
+  // GUI thread, once a frame: on the CUDA backend steps as the policy says; returns the
+  // steps taken since the last call (by either thread). A NaN or a steady state pauses
   // the run and sets `message`.
   std::int64_t frame_steps();
   std::int64_t step_once();
+  bool threaded() const { return solver_->backend() == BackendKind::cpu; }
 
+  // Exclusive use of the state while the returned lock owns it: the worker pauses after
+  // its current chunk. Waits at most `wait_ms` (then owns_lock() is false); a negative
+  // wait blocks. While owned, also brings `status`, `message` and the rates up to date.
+  std::unique_lock<std::timed_mutex> access(double wait_ms);
+  // Released: the worker goes on.
+  void release(std::unique_lock<std::timed_mutex>& lock);
+
+  // Read the solver only while owning access() (immutable facts such as grid() and
+  // fields() may be read any time).
   Solver& solver() { return *solver_; }
   const Scenario& scenario() const { return active_; }
-  BackendKind backend() const { return solver_->backend(); }
+  struct Status {
+    std::int64_t step = 0;
+    double time = 0, dt = 0;
+  };
+  Status status;        // as of the last access
   std::string message;  // the last pause reason or error, shown until cleared
 
   // --- measured rates (smoothed over about half a second) ---
   double steps_per_second = 0, cell_updates_per_second = 0;
-  double last_step_ms = 0;  // wall time of the stepping in the last frame
+  double last_step_ms = 0;  // wall time of the last frame's stepping, or the last chunk's
 
-  // --- diagnostics history, sampled about ten times a second ---
+  // --- diagnostics history, sampled about ten times a second (owning access) ---
   struct Series {
     std::string unit;
     std::vector<float> values;
@@ -57,19 +83,34 @@ class Session {
   std::map<std::string, Series> history;
   void sample_diagnostics(bool force = false);
 
-  // --- output ---
+  // --- output (owning access) ---
   // Writes a snapshot of every field to DIR (series.pvd + .vti); returns the file.
   std::string write_snapshot(const std::string& dir);
 
  private:
+  using Clock = std::chrono::steady_clock;
+  std::int64_t advance_chunk(double target_ms);  // under the lock; updates rates
+  void worker_loop();
+  void sync_locked();
+
   Scenario active_;
   std::unique_ptr<Solver> solver_;
   std::int64_t chunk_ = 1;
   std::unique_ptr<SnapshotSeries> series_;
   std::string series_dir_;
-  using Clock = std::chrono::steady_clock;
   Clock::time_point rate_t0_ = Clock::now(), last_sample_ = Clock::time_point{};
   std::int64_t rate_steps_ = 0;
+
+  // Shared with the worker, guarded by mutex_ (or atomic).
+  std::timed_mutex mutex_;
+  std::condition_variable_any wake_;
+  std::atomic<bool> running_{false};
+  std::atomic<bool> reader_waiting_{false};
+  bool quit_ = false;
+  std::atomic<std::int64_t> steps_unreported_{0};
+  std::string worker_message_;
+  double worker_rate_ = 0, worker_chunk_ms_ = 0;
+  std::thread worker_;
 };
 
 }  // namespace fluxview::app
