@@ -74,11 +74,16 @@ void stage_nv(const StageArgs<T>& a) {
   const Conserved<T> acc = work_fields(a.cpu_work, NV, l.size, 2);
   const Physics<T> ph = a.ph;
 
-  // Primitives of every cell the stencils read; padding and unused corners hold zeros,
-  // which the floors turn into harmless values.
-#pragma omp parallel for schedule(static) if (parallel(l))
-  for (std::int64_t c = 0; c < l.size; ++c)
-    store_state<NV>(W, c, cons_to_prim(load_state<NV>(a.in, c), ph));
+  // Primitives of every cell the stencils read: the interior and its ghost layers (the
+  // row padding is skipped; edge and corner ghosts are converted but never read).
+  const int gx = l.ghost_along(0), gy = l.ghost_along(1), gz = l.ghost_along(2);
+#pragma omp parallel for collapse(2) schedule(static) if (parallel(l))
+  for (int k = -gz; k < l.n[2] + gz; ++k)
+    for (int j = -gy; j < l.n[1] + gy; ++j) {
+      const std::int64_t o = l.index(0, j, k);
+      for (int i = -gx; i < l.n[0] + gx; ++i)
+        store_state<NV>(W, o + i, cons_to_prim(load_state<NV>(a.in, o + i), ph));
+    }
 
   bool first = true;
   if (l.n[0] > 1) axis_pass<0, T, NV>(W, F, acc, l, ph, a.inv_dx[0], std::exchange(first, false));

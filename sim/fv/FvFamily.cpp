@@ -83,6 +83,10 @@ std::vector<ParamSpec> fv_params() {
       real_param("fv.kh_p", 2.5, "Pa", 0, inf, "KH: uniform pressure", true),
       real_param("fv.kh_amplitude", 0.01, "m/s", 0, inf, "KH: amplitude of the seed uy"),
       int_param("fv.kh_modes", 2, "", 1, 1024, "KH: wavelengths of the seed across lx"),
+      real_param("fv.kh_band", 0.25, "", 0, 0.5,
+                 "KH: half-width of the middle band as a fraction of ly", true),
+      real_param("fv.kh_seed_width", 0.05, "", 0, 1,
+                 "KH: Gaussian width of the seed about each interface, fraction of ly", true),
   };
   p.insert(p.end(), more.begin(), more.end());
   return p;

@@ -419,15 +419,16 @@ class FvSolver final : public Solver {
             }
           } else if (init == "kelvin-helmholtz") {
             const double y = x[1] / len_[1];
-            const bool band = std::fabs(y - 0.5) < 0.25;
+            const double hw = p.get_real("fv.kh_band"), w = p.get_real("fv.kh_seed_width");
+            const bool band = std::fabs(y - 0.5) < hw;
             rho = band ? p.get_real("fv.kh_rho_inner") : p.get_real("fv.kh_rho_outer");
             pr = p.get_real("fv.kh_p");
             const double s = p.get_real("fv.kh_shear");
             u[0] = band ? s : -s;
             u[1] = p.get_real("fv.kh_amplitude") *
                    std::sin(2 * std::numbers::pi * p.get_int("fv.kh_modes") * x[0] / len_[0]) *
-                   (std::exp(-std::pow((y - 0.25) / 0.05, 2) / 2) +
-                    std::exp(-std::pow((y - 0.75) / 0.05, 2) / 2));
+                   (std::exp(-std::pow((y - 0.5 + hw) / w, 2) / 2) +
+                    std::exp(-std::pow((y - 0.5 - hw) / w, 2) / 2));
             u[2] = 0;
             c = band ? 1 : 0;
           }
