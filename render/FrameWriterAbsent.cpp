@@ -6,9 +6,8 @@ namespace fluxview::render {
 
 std::unique_ptr<FrameWriter> make_frame_writer(const FrameOptions&, const Solver&) {
   throw ConfigError(
-      "--render-every: this fluxview was built without headless rendering (EGL and libepoxy not "
-      "found; "
-      "install libegl-dev and libepoxy-dev and reconfigure)");
+      "--render-every: this fluxview was built without headless rendering (EGL or libepoxy not "
+      "found, or FLUXVIEW_WITH_GUI=OFF; install libegl-dev and libepoxy-dev and reconfigure)");
 }
 
 }  // namespace fluxview::render
