@@ -94,7 +94,6 @@ class FvSolver final : public Solver {
     tile_rows_ = tile == "32x4" || (tile == "auto" && sizeof(T) == 8) ? 4 : 8;
     time_ = 0;
     step_ = 0;
-    corrected_host_ = 0;
 
     // Build the initial state on the host, then move it to the device field by field.
     std::vector<Field<T>> host;
@@ -466,7 +465,6 @@ class FvSolver final : public Solver {
   Buffer scalars_;  // [0] corrected-cell count, [1] bits of the next CFL rate
   double cfl_ = 0.4, dt_ = 0, time_ = 0, rate_ = 0;
   std::int64_t step_ = 0;
-  std::uint64_t corrected_host_ = 0;
 };
 
 }  // namespace
