@@ -132,6 +132,44 @@ std::string display_problem() {
   return "";
 }
 
+// ParaView's Catalyst is started once per process and never finalised: its Finalize also
+// finalises Python and (when it started it) MPI, neither of which can start again, so a
+// second adaptor in the same process (the GUI restarting a run) would abort. The
+// processor is only the ParaView session; each adaptor drives its own pipelines.
+CapturingOutputWindow* start_paraview(void* mpi_comm) {
+  static CapturingOutputWindow* output = nullptr;
+  static vtkCPProcessor* processor = nullptr;  // deliberately leaked, see above
+  if (processor) return output;
+  // Python's output goes through vtkOutputWindow, where it is captured per script.
+  output = CapturingOutputWindow::New();
+  output->quiet = std::getenv("FLUXVIEW_CATALYST_QUIET") != nullptr;
+  output->verbose = std::getenv("FLUXVIEW_CATALYST_VERBOSE") != nullptr;
+  vtkOutputWindow::SetInstance(output);
+  vtkPythonInterpreter::SetRedirectOutput(true);
+  // ParaView logs a warning per step when a pipeline asks for another time than the
+  // one just given; errors still show.
+  if (!output->verbose) vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_ERROR);
+  if (const std::string why = display_problem(); !why.empty())
+    std::cerr << "fluxview: warning: " << why
+              << "; Catalyst scripts that render will abort ParaView (run under xvfb-run -a)\n";
+  vtkCPProcessor* p = vtkCPProcessor::New();
+  int ok = 0;
+  if (mpi_comm) {
+    vtkMPICommunicatorOpaqueComm comm(static_cast<MPI_Comm*>(mpi_comm));
+    ok = p->Initialize(comm);
+  } else {
+    ok = p->Initialize();
+  }
+  if (!ok) {
+    p->Delete();
+    throw CatalystError("ParaView Catalyst failed to initialise (vtkCPProcessor::Initialize)");
+  }
+  processor = p;
+  // Initialize may install its own output window; ours goes back on top.
+  vtkOutputWindow::SetInstance(output);
+  return output;
+}
+
 struct FieldArray {
   vtkSmartPointer<vtkDataArray> array;
   const void* zero_copy_source = nullptr;  // non-null: array aliases the solver's memory
@@ -143,8 +181,7 @@ struct FieldArray {
 
 struct CatalystAdaptor::Impl {
   CatalystOptions options;
-  vtkNew<vtkCPProcessor> processor;
-  vtkSmartPointer<CapturingOutputWindow> output;
+  CapturingOutputWindow* output = nullptr;  // the process-wide one (see start_paraview)
   std::vector<vtkSmartPointer<vtkCPPythonPipeline>> pipelines;
   std::vector<CatalystScriptStatus> status;
   CatalystStats stats;
@@ -168,30 +205,7 @@ CatalystAdaptor::CatalystAdaptor(CatalystOptions options) : impl_(std::make_uniq
   if (m.options.every < 1)
     throw CatalystError("--catalyst-every " + std::to_string(m.options.every) +
                         ": must be 1 or more");
-  // Python's output goes through vtkOutputWindow, where it is captured per script.
-  m.output = vtkSmartPointer<CapturingOutputWindow>::New();
-  m.output->quiet = std::getenv("FLUXVIEW_CATALYST_QUIET") != nullptr;
-  m.output->verbose = std::getenv("FLUXVIEW_CATALYST_VERBOSE") != nullptr;
-  vtkOutputWindow::SetInstance(m.output);
-  vtkPythonInterpreter::SetRedirectOutput(true);
-  // ParaView logs a warning per step when a pipeline asks for another time than the
-  // one just given; errors still show.
-  if (!std::getenv("FLUXVIEW_CATALYST_VERBOSE"))
-    vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_ERROR);
-  if (const std::string why = display_problem(); !why.empty())
-    std::cerr << "fluxview: warning: " << why
-              << "; Catalyst scripts that render will abort ParaView (run under xvfb-run -a)\n";
-  int ok = 0;
-  if (m.options.mpi_comm) {
-    vtkMPICommunicatorOpaqueComm comm(static_cast<MPI_Comm*>(m.options.mpi_comm));
-    ok = m.processor->Initialize(comm);
-  } else {
-    ok = m.processor->Initialize();
-  }
-  if (!ok)
-    throw CatalystError("ParaView Catalyst failed to initialise (vtkCPProcessor::Initialize)");
-  // Initialize may install its own output window; ours goes back on top.
-  vtkOutputWindow::SetInstance(m.output);
+  m.output = start_paraview(m.options.mpi_comm);
   // Through Python's own os.environ: ParaView's interpreter took its copy of the
   // environment before this point.
   if (!m.options.output_dir.empty())
@@ -221,8 +235,6 @@ CatalystAdaptor::~CatalystAdaptor() {
   for (auto& p : impl_->pipelines)
     if (p) p->Finalize();
   impl_->pipelines.clear();
-  impl_->processor->Finalize();
-  vtkOutputWindow::SetInstance(nullptr);
 }
 
 void CatalystAdaptor::Impl::load(const std::string& path) {

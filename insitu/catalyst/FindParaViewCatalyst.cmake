@@ -17,9 +17,11 @@
 set(FLUXVIEW_PARAVIEW_FOUND OFF)
 set(FLUXVIEW_PARAVIEW_SUMMARY "(ParaView 5.11 not found)")
 
+set(_fluxview_targets_global ${CMAKE_FIND_PACKAGE_TARGETS_GLOBAL})
 set(CMAKE_FIND_PACKAGE_TARGETS_GLOBAL ON)
 find_package(ParaView 5.11 CONFIG QUIET COMPONENTS Catalyst PythonCatalyst)
 if(NOT ParaView_FOUND)
+  set(CMAKE_FIND_PACKAGE_TARGETS_GLOBAL ${_fluxview_targets_global})
   return()
 endif()
 
@@ -46,7 +48,7 @@ foreach(t Freetype::Freetype X11::X11 GLEW::GLEW LibXml2::LibXml2 NetCDF::NetCDF
     list(APPEND _placeholders ${t})
   endif()
 endforeach()
-set(CMAKE_FIND_PACKAGE_TARGETS_GLOBAL OFF)
+set(CMAKE_FIND_PACKAGE_TARGETS_GLOBAL ${_fluxview_targets_global})
 
 set(FLUXVIEW_PARAVIEW_FOUND ON)
 set(FLUXVIEW_PARAVIEW_SUMMARY "(ParaView ${ParaView_VERSION} legacy Catalyst API, ${ParaView_DIR})")
