@@ -186,14 +186,22 @@ def case_user_script(args, work, scenario='heat/hot-spot', dims=(16, 16, 16), ex
               seen['value0'] == float(snap[field][0]), f"step {step}: values equal the snapshot's")
 
 
-def case_fv_extracts(args, work):
-    out, rec, _ = run(args, work, 'fv_extracts', 'fv/sod', '--set', 'grid.nx=64', '--steps', '4', '--every', '2',
-                      '--catalyst-every', '2', '--catalyst', f'{args.assets}/extracts.py')
-    check(field_of(rec) == 'rho', f'fv first field is {field_of(rec)}')
+def family_extracts(args, work, name, scenario_args, first_field):
+    out, rec, _ = run(args, work, name, *scenario_args, '--steps', '4', '--every', '2', '--catalyst-every', '2',
+                      '--catalyst', f'{args.assets}/extracts.py')
+    check(field_of(rec) == first_field, f'{name}: first field is {field_of(rec)}')
     _, snap = read_image_array(f'{out}/snapshot_000004.vti', vtkXMLImageDataReader)
     _, ext = read_image_array(f'{out}/catalyst/grid_000004.pvti', vtkXMLPImageDataReader)
-    for name, values in snap.items():
-        check(name in ext and np.abs(ext[name] - values).max() == 0.0, f'fv VTI extract {name} equals the snapshot')
+    for field, values in snap.items():
+        check(field in ext and np.abs(ext[field] - values).max() == 0.0, f'{name}: VTI extract {field} equals the snapshot')
+
+
+def case_fv_extracts(args, work):
+    family_extracts(args, work, 'fv_extracts', ['fv/sod', '--set', 'grid.nx=64'], 'rho')
+
+
+def case_fd_extracts(args, work):
+    family_extracts(args, work, 'fd_extracts', ['fd/viscous-decay', '--set', 'grid.n=16'], 'lnrho')
 
 
 def case_fv_slice(args, work):
