@@ -108,6 +108,15 @@ int run_command(const RunOptions& o) {
   if (o.every) sc.params.assign("run.every", *o.every, "--every");
   const BackendKind backend = choose_backend(o.backend, quiet);
   const Precision precision = restart ? choose_precision(restart->precision) : choose_precision(o.precision);
+  if (parallel::size() > 1) {
+    // What is not decomposed yet is refused up front rather than run N times over.
+    if (!find_family(sc.solver).supports_mpi)
+      throw ConfigError("the " + sc.solver + " family does not run on several MPI ranks yet (" +
+                        std::to_string(parallel::size()) + " were started); allowed: one process, or the heat family");
+    if (o.checkpoint_every > 0 || restart)
+      throw ConfigError("--checkpoint-every and --restart are not supported on several MPI ranks yet");
+    if (o.render_every > 0) throw ConfigError("--render-every is not supported on several MPI ranks yet");
+  }
   const std::filesystem::path dir = o.output.empty() ? std::filesystem::path("fluxview-out") / slug(sc.name)
                                                      : std::filesystem::path(o.output);
   prepare_output_dir(dir);
@@ -149,6 +158,7 @@ int run_command(const RunOptions& o) {
   // kinetic-energy spectrum), named by step like the snapshot.
   const auto write_snapshot = [&] {
     series.write(*solver);
+    summary.diagnostics = solver->diagnostics();  // collective under MPI: every rank calls it
     if (fd::writes_spectrum(sc.params) && parallel::is_root()) {
       char name[48];
       std::snprintf(name, sizeof name, "spectrum_%06lld.csv", static_cast<long long>(solver->step()));

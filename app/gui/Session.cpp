@@ -4,6 +4,7 @@
 
 #include "insitu/snapshot/AtomicFile.hpp"
 #include "sim/core/ConfigError.hpp"
+#include "sim/core/Health.hpp"
 #include "sim/core/SolverFamily.hpp"
 
 namespace fluxview::app {
@@ -104,9 +105,15 @@ std::int64_t Session::advance_chunk(double target_ms) {
   const auto c0 = Clock::now();
   std::int64_t taken = 0;
   try {
+    const std::int64_t before = solver_->step();
     solver_->advance(chunk_);
     solver_->synchronize();
     taken = chunk_;
+    // The instability guard of headless runs: whenever the chunk passed a multiple of
+    // run.check_every, the state is checked where it lives; a hit pauses the run.
+    const std::int64_t every = active_.params.get_int("run.check_every");
+    if (every > 0 && solver_->step() / every != before / every)
+      if (auto bad = check_health(*solver_)) throw InstabilityError(*bad);
   } catch (const InstabilityError& e) {
     running_ = false;
     worker_message_ = e.what();

@@ -45,6 +45,9 @@ nlohmann::json make_run_json(const Scenario& scenario, const Solver& solver, con
   nlohmann::json facts = nlohmann::json::object();
   for (const auto& [k, v] : solver.run_facts()) facts[k] = v;
   j["solver_facts"] = facts;
+  nlohmann::json diag = nlohmann::json::object();
+  for (const auto& d : s.diagnostics) diag[d.name] = {{"value", d.value}, {"unit", d.unit}};
+  j["diagnostics"] = diag;
   j["status"] = s.status;
   j["message"] = s.message;
   for (const auto& [k, v] : s.extra) j[k] = v;

@@ -20,6 +20,7 @@ struct RunSummary {
   std::string message;             // the finish reason or the error
   double wall_seconds = 0;
   std::int64_t steps_run = 0;
+  std::vector<Diagnostic> diagnostics;  // at the last snapshot (all ranks reduced)
   std::vector<std::pair<std::string, nlohmann::json>> extra;  // e.g. catalyst bytes
 };
 

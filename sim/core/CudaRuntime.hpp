@@ -17,6 +17,9 @@ std::string device_description(int device = 0);
 // Free and total device memory in bytes.
 void memory_info(std::size_t& free_bytes, std::size_t& total_bytes);
 
+// Before a solver allocates its fields: throws, saying how much the grid needs and how
+// much is free, when the device cannot hold `bytes` (or there is no device).
+void require_device_memory(std::size_t bytes);
 void* malloc_device(std::size_t bytes);  // throws with the sizes named on failure
 void free_device(void* p) noexcept;
 void memcpy_any(void* dst, const void* src, std::size_t bytes);  // cudaMemcpyDefault

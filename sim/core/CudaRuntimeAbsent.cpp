@@ -19,6 +19,7 @@ int device_count() { return 0; }
 std::string no_device_reason() { return "this build has no CUDA support"; }
 std::string device_description(int) { absent(); }
 void memory_info(std::size_t&, std::size_t&) { absent(); }
+void require_device_memory(std::size_t) { absent(); }
 void* malloc_device(std::size_t) { absent(); }
 void free_device(void*) noexcept {}
 void memcpy_any(void*, const void*, std::size_t) { absent(); }

@@ -56,11 +56,11 @@ class Solver {
   // (Re)initialise from resolved parameters: grid, initial condition, time 0, step 0.
   // Throws ConfigError for combinations the parameter ranges alone cannot catch.
   virtual void reset(const ParamSet& params) = 0;
-  // Advance by `steps` time steps; returns with device work possibly still queued.
-  virtual void advance(std::int64_t steps) = 0;
+  // Advance by `steps` time steps of dt(); returns with device work possibly queued.
+  virtual void advance(std::int64_t steps);
   // Advance by at most `steps`, never past simulated time `t_end` (the last step is
   // shortened to land on it). Returns the steps taken.
-  virtual std::int64_t advance_until(double t_end, std::int64_t steps) = 0;
+  virtual std::int64_t advance_until(double t_end, std::int64_t steps);
   // Wait for queued device work (benchmarks and snapshots call it).
   virtual void synchronize() {}
 
@@ -93,6 +93,11 @@ class Solver {
 
   // Extra facts for run.json (kernel variant, seed, stability number, ...).
   virtual std::vector<std::pair<std::string, std::string>> run_facts() const { return {}; }
+
+ protected:
+  // One step of length h: dt(), or less for the last step before a target time. The
+  // default advance() and advance_until() are built on it.
+  virtual void step_by(double h);
 };
 
 }  // namespace fluxview

@@ -17,6 +17,8 @@ struct SolverFamily {
   std::string description;
   std::vector<ParamSpec> params;
   // Grid defaults of this family (cells per axis and box size), overridable.
+  // Whether a run may be split over MPI ranks (sim/core/Parallel.hpp).
+  bool supports_mpi = false;
   int default_n = 64;
   double default_length = 1.0;
   std::function<std::unique_ptr<Solver>(BackendKind, Precision)> create;

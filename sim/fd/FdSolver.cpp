@@ -62,7 +62,7 @@ class FdSolver final : public FdSolverBase {
     for (auto& h : host) h = Field<T>(n, kRadius, Location::host);
     fill_initial(host, p);
     const int count = 3 * kVars + (form_ == Formulation::m19 ? 1 : 0);
-    if (where == Location::device) check_device_memory(count * host[0].layout().bytes());
+    if (where == Location::device) cuda::require_device_memory(count * host[0].layout().bytes());
     for (int v = 0; v < kVars; ++v) {
       f_[v] = Field<T>(n, kRadius, where);
       g_[v] = Field<T>(n, kRadius, where);
@@ -72,19 +72,6 @@ class FdSolver final : public FdSolverBase {
     div_ = form_ == Formulation::m19 ? Field<T>(n, kRadius, where) : Field<T>();
     fill_ghosts(f_);
     update_dt();
-  }
-
-  void advance(std::int64_t steps) override {
-    for (std::int64_t s = 0; s < steps; ++s) step_once(dt_);
-  }
-
-  std::int64_t advance_until(double t_end, std::int64_t steps) override {
-    std::int64_t taken = 0;
-    while (taken < steps && time_ < t_end * (1 - 1e-14)) {
-      step_once(std::fmin(dt_, t_end - time_));
-      ++taken;
-    }
-    return taken;
   }
 
   void synchronize() override {
@@ -243,7 +230,7 @@ class FdSolver final : public FdSolverBase {
     return fa;
   }
 
-  void step_once(double h) {
+  void step_by(double h) override {
     SubstepArgs<T> a;
     a.layout = f_[0].layout();
     for (int ax = 0; ax < 3; ++ax) {
@@ -381,17 +368,6 @@ class FdSolver final : public FdSolverBase {
           }
           for (int q = 0; q < kVars; ++q) h[q](i, j, k) = T(v[q]);
         }
-  }
-
-  static void check_device_memory(std::int64_t need) {
-    if (cuda::device_count() == 0)
-      throw std::runtime_error("--backend cuda: no CUDA device (" + cuda::no_device_reason() + ")");
-    std::size_t free_b = 0, total_b = 0;
-    cuda::memory_info(free_b, total_b);
-    if (std::size_t(need) > free_b)
-      throw std::runtime_error("the grid needs " + std::to_string(need >> 20) +
-                               " MiB of device memory but only " + std::to_string(free_b >> 20) +
-                               " MiB are free; use a smaller grid or --backend cpu");
   }
 
   BackendKind backend_;

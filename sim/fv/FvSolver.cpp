@@ -101,7 +101,7 @@ class FvSolver final : public Solver {
     fill_initial(host, p);
     where_ = backend_ == BackendKind::cuda ? Location::device : Location::host;
     const FieldLayout lay = host[0].layout();
-    if (where_ == Location::device) check_device_memory(2 * nv_ * lay.bytes());
+    if (where_ == Location::device) cuda::require_device_memory(2 * nv_ * lay.bytes());
     state_.clear();
     stage_.clear();
     derived_.clear();
@@ -122,19 +122,6 @@ class FvSolver final : public Solver {
                                        : max_rate_cpu(fields(state_), nv_, lay, ph_, inv_dx_);
     check_rate();
     dt_ = next_dt();
-  }
-
-  void advance(std::int64_t steps) override {
-    for (std::int64_t s = 0; s < steps; ++s) step_once(dt_);
-  }
-
-  std::int64_t advance_until(double t_end, std::int64_t steps) override {
-    std::int64_t taken = 0;
-    while (taken < steps && time_ < t_end * (1 - 1e-14)) {
-      step_once(std::fmin(dt_, t_end - time_));
-      ++taken;
-    }
-    return taken;
   }
 
   void synchronize() override {
@@ -299,7 +286,7 @@ class FvSolver final : public Solver {
     return v;
   }
 
-  void step_once(double h) {
+  void step_by(double h) override {
     const Conserved<T> u = fields(state_), u1 = fields(stage_);
     StageArgs<T> a;
     a.nv = nv_;
@@ -435,18 +422,6 @@ class FvSolver final : public Solver {
           const State<double, 6> cons = prim_to_cons(q, g);
           for (int m = 0; m < nv_; ++m) f[m](i, j, k) = T(cons.v[m]);
         }
-  }
-
-  static void check_device_memory(std::int64_t need) {
-    if (cuda::device_count() == 0)
-      throw std::runtime_error("--backend cuda: no CUDA device (" + cuda::no_device_reason() + ")");
-    std::size_t free_b = 0, total_b = 0;
-    cuda::memory_info(free_b, total_b);
-    if (std::size_t(need) > free_b)
-      throw std::runtime_error("the grid needs " + std::to_string(need >> 20) +
-                               " MiB of device memory but only " + std::to_string(free_b >> 20) +
-                               " MiB of " + std::to_string(total_b >> 20) +
-                               " MiB are free; use a smaller grid or --backend cpu");
   }
 
   BackendKind backend_;

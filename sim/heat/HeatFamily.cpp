@@ -96,6 +96,7 @@ SolverFamily family() {
   f.description = "3D heat equation, FTCS 7-point stencil, Dirichlet walls (Vizitiu et al. 2014)";
   f.params = heat_params();
   f.default_n = 64;
+  f.supports_mpi = true;
   f.default_length = 0.1;
   f.create = make_solver;
   f.validate = validate;

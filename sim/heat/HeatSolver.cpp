@@ -61,27 +61,12 @@ class HeatSolver final : public Solver {
     Field<T> host(local, 1, Location::host);
     fill_initial(host, p);
     const Location where = backend_ == BackendKind::cuda ? Location::device : Location::host;
-    if (where == Location::device) check_device_memory(2 * host.layout().bytes());
+    if (where == Location::device) cuda::require_device_memory(2 * host.layout().bytes());
     cur_ = Field<T>(local, 1, where);
     next_ = Field<T>(local, 1, where);
     copy_bytes(cur_.data(), where, host.data(), Location::host, host.layout().bytes());
     copy_bytes(next_.data(), where, host.data(), Location::host, host.layout().bytes());
     exchange();
-  }
-
-  void advance(std::int64_t steps) override {
-    for (std::int64_t s = 0; s < steps; ++s) step_once(dt_);
-  }
-
-
-  std::int64_t advance_until(double t_end, std::int64_t steps) override {
-    std::int64_t taken = 0;
-    while (taken < steps && time_ < t_end * (1 - 1e-14)) {
-      const double h = std::fmin(dt_, t_end - time_);
-      step_once(h);
-      ++taken;
-    }
-    return taken;
   }
 
   void synchronize() override {
@@ -175,7 +160,7 @@ class HeatSolver final : public Solver {
     if (parallel::size() > 1) parallel::exchange_ghosts(box_, cur_.data(), cur_.layout(), cur_.where());
   }
 
-  void step_once(double h) {
+  void step_by(double h) override {
     HeatStepArgs<T> a;
     a.in = cur_.data();
     a.out = next_.data();
@@ -254,17 +239,6 @@ class HeatSolver final : public Solver {
           }
       }
     }
-  }
-
-  static void check_device_memory(std::int64_t need) {
-    if (cuda::device_count() == 0)
-      throw std::runtime_error("--backend cuda: no CUDA device (" + cuda::no_device_reason() + ")");
-    std::size_t free_b = 0, total_b = 0;
-    cuda::memory_info(free_b, total_b);
-    if (std::size_t(need) > free_b)
-      throw std::runtime_error("the grid needs " + std::to_string(need >> 20) + " MiB of device memory but only " +
-                               std::to_string(free_b >> 20) + " MiB of " + std::to_string(total_b >> 20) +
-                               " MiB are free; use a smaller grid or --backend cpu");
   }
 
   BackendKind backend_;

@@ -55,6 +55,10 @@ TEST(Cli, RunWritesSeriesSnapshotsAndRunJson) {
   EXPECT_EQ(j["snapshots"].size(), 4u);
   EXPECT_GT(j["snapshots"][3]["time"].get<double>(), 0.0);
   EXPECT_GT(j["throughput"]["cell_updates_per_second"].get<double>(), 0.0);
+  const double tmax = j["diagnostics"]["T_max"]["value"];
+  EXPECT_GT(tmax, 20.0);  // the hot spot is still hotter than the walls
+  EXPECT_LE(tmax, 100.0);
+  EXPECT_EQ(j["diagnostics"]["T_max"]["unit"], "degC");
   for (const auto& e : fs::directory_iterator(d))
     EXPECT_EQ(e.path().string().find(".tmp-"), std::string::npos) << "temporary file left: " << e.path();
 }

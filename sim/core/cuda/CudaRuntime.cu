@@ -39,6 +39,16 @@ void memory_info(std::size_t& free_bytes, std::size_t& total_bytes) {
   FLUXVIEW_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
 }
 
+void require_device_memory(std::size_t bytes) {
+  if (device_count() == 0) throw std::runtime_error("--backend cuda: no CUDA device (" + no_device_reason() + ")");
+  std::size_t free_b = 0, total_b = 0;
+  memory_info(free_b, total_b);
+  if (bytes > free_b)
+    throw std::runtime_error("the grid needs " + std::to_string(bytes >> 20) + " MiB of device memory but only " +
+                             std::to_string(free_b >> 20) + " MiB of " + std::to_string(total_b >> 20) +
+                             " MiB are free; use a smaller grid or --backend cpu");
+}
+
 void* malloc_device(std::size_t bytes) {
   void* p = nullptr;
   const cudaError_t e = cudaMalloc(&p, bytes);
