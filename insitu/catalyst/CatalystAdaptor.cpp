@@ -46,7 +46,7 @@
 #include <set>
 #include <sstream>
 
-#include "sim/core/CudaRuntime.hpp"
+#include "insitu/catalyst/FieldCopy.hpp"
 #include "sim/core/Parallel.hpp"
 
 namespace fluxview {
@@ -296,8 +296,7 @@ void CatalystAdaptor::Impl::fill(const FieldView& v, std::array<int, 3> n, Field
   const FieldLayout& L = v.layout;
   const std::int64_t count = std::int64_t(n[0]) * n[1] * n[2];
   const std::size_t eb = bytes_of(v.precision);
-  const bool contiguous =
-      n == L.n && (n[1] == 1 || L.sy == n[0]) && (n[2] == 1 || L.sz == std::int64_t(n[0]) * n[1]);
+  const bool contiguous = interior_is_contiguous(L, n);
   const auto* base = static_cast<const unsigned char*>(v.data);
   const void* interior = base + L.origin * eb;
   const bool alias = v.where == Location::host && contiguous;
@@ -328,19 +327,8 @@ void CatalystAdaptor::Impl::fill(const FieldView& v, std::array<int, 3> n, Field
     fa.array->Modified();
     return;
   }
-  auto* dst = static_cast<unsigned char*>(fa.array->GetVoidPointer(0));
-  const std::size_t row = std::size_t(n[0]) * eb;
-  for (int k = 0; k < n[2]; ++k) {
-    unsigned char* d = dst + std::size_t(k) * n[1] * row;
-    const unsigned char* s = base + L.index(0, 0, k) * eb;
-    if (v.where == Location::host) {
-      for (int j = 0; j < n[1]; ++j) std::memcpy(d + j * row, s + j * L.sy * eb, row);
-    } else {
-      cuda::memcpy_2d(d, row, s, L.sy * eb, row, n[1]);
-    }
-  }
-  (v.where == Location::host ? stats.bytes_host_gathered : stats.bytes_device_to_host) +=
-      count * eb;
+  const std::uint64_t bytes = copy_field_box(v, n, fa.array->GetVoidPointer(0));
+  (v.where == Location::host ? stats.bytes_host_gathered : stats.bytes_device_to_host) += bytes;
   fa.array->Modified();
 }
 

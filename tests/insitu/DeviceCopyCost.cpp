@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "insitu/catalyst/FieldCopy.hpp"
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/Scenario.hpp"
 #include "sim/core/SolverFamily.hpp"
@@ -29,16 +30,8 @@ int main(int argc, char** argv) {
     auto solver = find_family("heat").create(BackendKind::cuda, Precision::f64);
     solver->reset(sc.params);
     const FieldView v = solver->view("T");
-    const FieldLayout& L = v.layout;
-    const std::size_t eb = bytes_of(v.precision);
-    const std::size_t row = std::size_t(L.n[0]) * eb;
-    std::vector<unsigned char> host(row * L.n[1] * L.n[2]);  // persistent, as in the adaptor
-    const auto* base = static_cast<const unsigned char*>(v.data);
-    auto copy = [&] {
-      for (int k = 0; k < L.n[2]; ++k)
-        cuda::memcpy_2d(host.data() + std::size_t(k) * L.n[1] * row, row,
-                        base + L.index(0, 0, k) * eb, L.sy * eb, row, L.n[1]);
-    };
+    std::vector<unsigned char> host(std::size_t(v.layout.interior_cells()) * bytes_of(v.precision));
+    auto copy = [&] { copy_field_box(v, v.layout.n, host.data()); };  // the adaptor's copy
     copy();  // first touch of the host pages
     const int reps = 10;
     auto t0 = Clock::now();
