@@ -22,8 +22,8 @@ BackendKind choose_backend(const std::optional<std::string>& asked, bool quiet) 
     return BackendKind::cuda;
   }
   if (!quiet)
-    std::cerr << "fluxview: no CUDA device (" << cuda::no_device_reason() << "); running on the CPU with "
-              << omp_get_max_threads() << " threads\n";
+    std::cerr << "fluxview: no CUDA device (" << cuda::no_device_reason()
+              << "); running on the CPU with " << omp_get_max_threads() << " threads\n";
   return BackendKind::cpu;
 }
 

@@ -74,8 +74,8 @@ int bench_command(const RunOptions& o) {
   // A copy far larger than the caches (the L2 of an H100 is 50 MB), so the ratio is to
   // memory bandwidth; small grids that live in L2 can then exceed 1.
   const std::size_t copy_bytes = std::size_t(1) << (backend == BackendKind::cuda ? 30 : 28);
-  const double copy_bw =
-      backend == BackendKind::cuda ? cuda::copy_bandwidth(copy_bytes) : host_copy_bandwidth(copy_bytes);
+  const double copy_bw = backend == BackendKind::cuda ? cuda::copy_bandwidth(copy_bytes)
+                                                      : host_copy_bandwidth(copy_bytes);
 
   nlohmann::json j;
   j["scenario"] = sc.name;

@@ -7,7 +7,8 @@
 namespace fluxview::app {
 
 bool gui_available(std::string* why_not) {
-  if (why_not) *why_not = "this fluxview was built without the GUI (GLFW, libepoxy or ImGui not found)";
+  if (why_not)
+    *why_not = "this fluxview was built without the GUI (GLFW, libepoxy or ImGui not found)";
   return false;
 }
 

@@ -15,7 +15,8 @@ int list_command(bool with_params, const std::string& scenario) {
     std::cout << "  grid.n sets grid.nx, grid.ny and grid.nz at once\n";
     for (const ParamSpec& p : s.params.specs())
       std::cout << "  " << std::left << std::setw(22) << p.key << " = " << std::setw(12)
-                << format_value(s.params.get(p.key)) << " " << p.description << "; " << p.allowed() << "\n";
+                << format_value(s.params.get(p.key)) << " " << p.description << "; " << p.allowed()
+                << "\n";
     return kExitOk;
   }
   for (const auto& b : builtin_scenarios()) {
@@ -24,7 +25,8 @@ int list_command(bool with_params, const std::string& scenario) {
   }
   if (with_params) {
     std::cout << "\nsolvers:\n";
-    for (const auto& f : solver_families()) std::cout << "  " << std::setw(8) << f.name << f.description << "\n";
+    for (const auto& f : solver_families())
+      std::cout << "  " << std::setw(8) << f.name << f.description << "\n";
   }
   std::cout << "\n`fluxview list SCENARIO` lists every parameter of a scenario.\n";
   return kExitOk;

@@ -32,7 +32,9 @@ namespace fluxview::app {
 namespace {
 
 std::atomic<int> g_signal{0};
-extern "C" void on_signal(int sig) { g_signal = sig; }
+extern "C" void on_signal(int sig) {
+  g_signal = sig;
+}
 
 std::string slug(const std::string& scenario) {
   std::string s = std::filesystem::path(scenario).stem().string();
@@ -50,7 +52,9 @@ Scenario scenario_for_restart(const Checkpoint& c, const std::vector<std::string
   Scenario s = scenario_of(c);
   for (const auto& o : overrides) {
     if (!o.starts_with("run."))
-      throw ConfigError("--set " + o + ": only run.* keys can change on --restart (the checkpoint fixes the rest)");
+      throw ConfigError(
+          "--set " + o +
+          ": only run.* keys can change on --restart (the checkpoint fixes the rest)");
     apply_override(s, o);
   }
   return s;
@@ -74,7 +78,9 @@ class CheckpointRing {
       written_.erase(written_.begin());
     }
   }
-  std::filesystem::path last() const { return written_.empty() ? std::filesystem::path() : written_.back(); }
+  std::filesystem::path last() const {
+    return written_.empty() ? std::filesystem::path() : written_.back();
+  }
 
  private:
   std::filesystem::path dir_;
@@ -83,7 +89,9 @@ class CheckpointRing {
 
 // Periodic actions (snapshots, checks, checkpoints, Catalyst, frames) happen at steps
 // that are multiples of their period; a period of 0 or less means never.
-bool due(std::int64_t step, std::int64_t every) { return every > 0 && step % every == 0; }
+bool due(std::int64_t step, std::int64_t every) {
+  return every > 0 && step % every == 0;
+}
 std::int64_t steps_to_next(std::int64_t step, std::int64_t every) {
   return every > 0 ? every - step % every : std::numeric_limits<std::int64_t>::max();
 }
@@ -101,24 +109,30 @@ int run_command(const RunOptions& o) {
   // Everything that can be wrong with the input is found here, before any output.
   std::optional<Checkpoint> restart;
   if (!o.restart.empty()) restart = read_checkpoint(o.restart);
-  Scenario sc = restart ? scenario_for_restart(*restart, o.overrides) : load_scenario(o.scenario, o.overrides);
+  Scenario sc = restart ? scenario_for_restart(*restart, o.overrides)
+                        : load_scenario(o.scenario, o.overrides);
   if (o.steps) sc.params.assign("run.steps", *o.steps, "--steps");
   if (o.until) sc.params.assign("run.until", *o.until, "--until");
   if (o.steps && !o.until) sc.params.assign("run.until", 0.0, "--steps");
   if (o.every) sc.params.assign("run.every", *o.every, "--every");
   const BackendKind backend = choose_backend(o.backend, quiet);
-  const Precision precision = restart ? choose_precision(restart->precision) : choose_precision(o.precision);
+  const Precision precision =
+      restart ? choose_precision(restart->precision) : choose_precision(o.precision);
   if (parallel::size() > 1) {
     // What is not decomposed yet is refused up front rather than run N times over.
     if (!find_family(sc.solver).supports_mpi)
       throw ConfigError("the " + sc.solver + " family does not run on several MPI ranks yet (" +
-                        std::to_string(parallel::size()) + " were started); allowed: one process, or the heat family");
+                        std::to_string(parallel::size()) +
+                        " were started); allowed: one process, or the heat family");
     if (o.checkpoint_every > 0 || restart)
-      throw ConfigError("--checkpoint-every and --restart are not supported on several MPI ranks yet");
-    if (o.render_every > 0) throw ConfigError("--render-every is not supported on several MPI ranks yet");
+      throw ConfigError(
+          "--checkpoint-every and --restart are not supported on several MPI ranks yet");
+    if (o.render_every > 0)
+      throw ConfigError("--render-every is not supported on several MPI ranks yet");
   }
-  const std::filesystem::path dir = o.output.empty() ? std::filesystem::path("fluxview-out") / slug(sc.name)
-                                                     : std::filesystem::path(o.output);
+  const std::filesystem::path dir = o.output.empty()
+                                        ? std::filesystem::path("fluxview-out") / slug(sc.name)
+                                        : std::filesystem::path(o.output);
   prepare_output_dir(dir);
 
   const std::int64_t max_steps = sc.params.get_int("run.steps");
@@ -126,7 +140,8 @@ int run_command(const RunOptions& o) {
   const std::int64_t every = sc.params.get_int("run.every");
 
   const std::int64_t check_every = sc.params.get_int("run.check_every");
-  const std::filesystem::path checkpoint_dir = o.checkpoint_dir.empty() ? dir : std::filesystem::path(o.checkpoint_dir);
+  const std::filesystem::path checkpoint_dir =
+      o.checkpoint_dir.empty() ? dir : std::filesystem::path(o.checkpoint_dir);
   if (o.checkpoint_every > 0) prepare_output_dir(checkpoint_dir);
 
   auto solver = find_family(sc.solver).create(backend, precision);
@@ -134,8 +149,8 @@ int run_command(const RunOptions& o) {
   if (restart) {
     solver->load_state(restart->state);
     if (!quiet)
-      std::cerr << "fluxview: restarting " << sc.name << " from " << o.restart << " at step " << solver->step()
-                << ", t = " << solver->time() << " s\n";
+      std::cerr << "fluxview: restarting " << sc.name << " from " << o.restart << " at step "
+                << solver->step() << ", t = " << solver->time() << " s\n";
   }
   CheckpointRing checkpoints(checkpoint_dir);
 
@@ -151,7 +166,8 @@ int run_command(const RunOptions& o) {
       std::erase_if(summary.extra, [](const auto& e) { return e.first == "catalyst"; });
       summary.extra.emplace_back("catalyst", catalyst->summary_json());
     }
-    if (parallel::is_root()) write_run_json(dir / "run.json", make_run_json(sc, *solver, summary, series.records()));
+    if (parallel::is_root())
+      write_run_json(dir / "run.json", make_run_json(sc, *solver, summary, series.records()));
   };
 
   // A snapshot, and with it the family's own per-output files (the fd family's
@@ -161,16 +177,19 @@ int run_command(const RunOptions& o) {
     summary.diagnostics = solver->diagnostics();  // collective under MPI: every rank calls it
     if (fd::writes_spectrum(sc.params) && parallel::is_root()) {
       char name[48];
-      std::snprintf(name, sizeof name, "spectrum_%06lld.csv", static_cast<long long>(solver->step()));
+      std::snprintf(name, sizeof name, "spectrum_%06lld.csv",
+                    static_cast<long long>(solver->step()));
       fd::write_spectrum_csv(*solver, (dir / name).string());
     }
   };
 
   if (!quiet) {
-    std::cerr << "fluxview: " << sc.name << " on " << to_string(backend) << " (" << to_string(precision) << "), grid "
-              << solver->grid().n[0] << "x" << solver->grid().n[1] << "x" << solver->grid().n[2] << ", dt "
-              << solver->dt() << " s, "
-              << (until > 0 ? "until t = " + format_value(until) + " s" : std::to_string(max_steps) + " steps")
+    std::cerr << "fluxview: " << sc.name << " on " << to_string(backend) << " ("
+              << to_string(precision) << "), grid " << solver->grid().n[0] << "x"
+              << solver->grid().n[1] << "x" << solver->grid().n[2] << ", dt " << solver->dt()
+              << " s, "
+              << (until > 0 ? "until t = " + format_value(until) + " s"
+                            : std::to_string(max_steps) + " steps")
               << "\n";
   }
   if (!o.catalyst_scripts.empty()) {
@@ -178,7 +197,8 @@ int run_command(const RunOptions& o) {
       catalyst = std::make_unique<CatalystAdaptor>(CatalystOptions{
           .scripts = o.catalyst_scripts,
           .every = o.catalyst_every,
-          .on_error = o.catalyst_on_error == "continue" ? CatalystOnError::drop_script : CatalystOnError::stop,
+          .on_error = o.catalyst_on_error == "continue" ? CatalystOnError::drop_script
+                                                        : CatalystOnError::stop,
           .output_dir = (dir / "catalyst").string()});
     } catch (const CatalystError& e) {
       summary.status = "failed";
@@ -194,7 +214,8 @@ int run_command(const RunOptions& o) {
     const std::filesystem::path frame_dir =
         o.render_dir.empty() ? dir / "frames" : std::filesystem::path(o.render_dir);
     prepare_output_dir(frame_dir);
-    frames = render::make_frame_writer({o.render_every, frame_dir, o.render_field, o.render_view}, *solver);
+    frames = render::make_frame_writer({o.render_every, frame_dir, o.render_field, o.render_view},
+                                       *solver);
     if (!quiet)
       std::cerr << "fluxview: frames in " << frame_dir.string() << " ("
                 << frames->context_description() << ")\n";
@@ -224,31 +245,37 @@ int run_command(const RunOptions& o) {
         if (!g_signal) g_signal = SIGTERM;
         if (o.checkpoint_every > 0) checkpoints.write(sc, *solver);
         summary.status = "interrupted";
-        summary.message = std::string("stopped by signal ") + (g_signal == SIGINT ? "SIGINT" : "SIGTERM") +
-                          " at step " + std::to_string(solver->step());
+        summary.message = std::string("stopped by signal ") +
+                          (g_signal == SIGINT ? "SIGINT" : "SIGTERM") + " at step " +
+                          std::to_string(solver->step());
         code = kExitInterrupted;
         break;
       }
       // The next stop: the step budget, the chunk size, or the next periodic action.
       const std::int64_t s = solver->step();
       std::int64_t n = to_time ? chunk : std::min(chunk, max_steps - run);
-      for (const std::int64_t period : {every, check_every, o.checkpoint_every, catalyst ? o.catalyst_every : 0,
-                                        frames ? o.render_every : 0})
+      for (const std::int64_t period :
+           {every, check_every, o.checkpoint_every, catalyst ? o.catalyst_every : 0,
+            frames ? o.render_every : 0})
         n = std::min(n, steps_to_next(s, period));
       n = parallel::broadcast(n);  // chunk sizes follow the root's clock on every rank
       const auto c0 = Clock::now();
-      const std::int64_t taken = to_time ? solver->advance_until(until, n) : (solver->advance(n), n);
+      const std::int64_t taken =
+          to_time ? solver->advance_until(until, n) : (solver->advance(n), n);
       solver->synchronize();
       run += taken;
       if (taken == 0) break;
       // Aim for chunks of about 0.2 s.
       const double dtc = seconds_since(c0);
-      chunk = dtc < 0.1 ? std::min<std::int64_t>(chunk * 2, 1 << 20) : dtc > 0.4 ? std::max<std::int64_t>(1, chunk / 2) : chunk;
+      chunk = dtc < 0.1   ? std::min<std::int64_t>(chunk * 2, 1 << 20)
+              : dtc > 0.4 ? std::max<std::int64_t>(1, chunk / 2)
+                          : chunk;
       const std::int64_t now = solver->step();
       if (frames && due(now, o.render_every)) frames->write(*solver);
       // The guard runs before any output, so a bad state is never written.
       if (due(now, check_every))
-        if (auto bad = check_health(*solver); parallel::allreduce_sum(std::int64_t(bad ? 1 : 0)) > 0)
+        if (auto bad = check_health(*solver);
+            parallel::allreduce_sum(std::int64_t(bad ? 1 : 0)) > 0)
           throw InstabilityError(bad ? *bad : "instability on another MPI rank");
       if (catalyst) catalyst->execute(*solver);  // after the guard: pipelines see no NaN state
       if (due(now, o.checkpoint_every)) checkpoints.write(sc, *solver);
@@ -262,7 +289,8 @@ int run_command(const RunOptions& o) {
         last_progress = Clock::now();
         const double el = seconds_since(t0);
         char line[256];
-        std::snprintf(line, sizeof line, "  step %lld  t = %.6g s  %.3g steps/s  %.3g cell-updates/s\n",
+        std::snprintf(line, sizeof line,
+                      "  step %lld  t = %.6g s  %.3g steps/s  %.3g cell-updates/s\n",
                       static_cast<long long>(solver->step()), solver->time(), run / el,
                       run * double(solver->grid().cells()) / el);
         std::cerr << line;
@@ -270,9 +298,11 @@ int run_command(const RunOptions& o) {
     }
   } catch (const InstabilityError& e) {
     summary.status = "unstable";
-    summary.message = std::string(e.what()) + "; last good snapshot: " +
-                      (series.records().empty() ? "none" : series.records().back().file) +
-                      (checkpoints.last().empty() ? "" : "; last good checkpoint: " + checkpoints.last().string());
+    summary.message =
+        std::string(e.what()) + "; last good snapshot: " +
+        (series.records().empty() ? "none" : series.records().back().file) +
+        (checkpoints.last().empty() ? ""
+                                    : "; last good checkpoint: " + checkpoints.last().string());
     code = kExitUnstable;
     std::cerr << "fluxview: " << e.what() << "\n";
   } catch (const CatalystError& e) {
@@ -283,25 +313,31 @@ int run_command(const RunOptions& o) {
   }
   summary.steps_run = run;
   summary.wall_seconds = seconds_since(t0);
-  if (code != kExitUnstable && (series.records().empty() || series.records().back().step != solver->step()))
+  if (code != kExitUnstable &&
+      (series.records().empty() || series.records().back().step != solver->step()))
     write_snapshot();
   write_record();
 
   if (!quiet) {
-    if (!summary.message.empty() && code != kExitUnstable) std::cerr << "fluxview: " << summary.message << "\n";
+    if (!summary.message.empty() && code != kExitUnstable)
+      std::cerr << "fluxview: " << summary.message << "\n";
     std::cerr << "fluxview: " << run << " steps in " << summary.wall_seconds << " s ("
-              << (summary.wall_seconds > 0 ? run * double(solver->grid().cells()) / summary.wall_seconds : 0)
+              << (summary.wall_seconds > 0
+                      ? run * double(solver->grid().cells()) / summary.wall_seconds
+                      : 0)
               << " cell-updates/s)\n";
     if (catalyst) {
       const CatalystStats& cs = catalyst->stats();
-      std::cerr << "fluxview: Catalyst ran at " << cs.executed << " of " << cs.offered << " offered steps in "
-                << cs.seconds_total << " s; " << (cs.bytes_device_to_host + cs.bytes_host_gathered) / 1e6
-                << " MB copied, " << cs.bytes_zero_copy / 1e6 << " MB zero-copy\n";
+      std::cerr << "fluxview: Catalyst ran at " << cs.executed << " of " << cs.offered
+                << " offered steps in " << cs.seconds_total << " s; "
+                << (cs.bytes_device_to_host + cs.bytes_host_gathered) / 1e6 << " MB copied, "
+                << cs.bytes_zero_copy / 1e6 << " MB zero-copy\n";
     }
   }
   if (parallel::is_root())
-    std::cout << "fluxview: output in " << std::filesystem::absolute(dir).lexically_normal().string() << " ("
-            << series.records().size() << " snapshots, series.pvd, run.json)\n";
+    std::cout << "fluxview: output in "
+              << std::filesystem::absolute(dir).lexically_normal().string() << " ("
+              << series.records().size() << " snapshots, series.pvd, run.json)\n";
   return code;
 }
 

@@ -11,9 +11,9 @@ namespace fluxview::app {
 // Exit codes of the `fluxview` executable.
 enum ExitCode : int {
   kExitOk = 0,
-  kExitFailure = 1,      // a run-time failure (I/O, CUDA)
-  kExitBadInput = 2,     // bad scenario, key, value or flag
-  kExitUnstable = 3,     // NaN/Inf or negative density or pressure
+  kExitFailure = 1,   // a run-time failure (I/O, CUDA)
+  kExitBadInput = 2,  // bad scenario, key, value or flag
+  kExitUnstable = 3,  // NaN/Inf or negative density or pressure
   kExitInterrupted = 130,
 };
 

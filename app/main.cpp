@@ -18,7 +18,8 @@ namespace {
 void add_scenario_options(CLI::App* c, RunOptions& o) {
   c->add_option("SCENARIO", o.scenario, "built-in scenario (see `fluxview list`) or a .toml file")
       ->default_val(kDefaultScenario);
-  c->add_option("--set", o.overrides, "override a parameter, key=value (repeatable), e.g. --set grid.n=64")
+  c->add_option("--set", o.overrides,
+                "override a parameter, key=value (repeatable), e.g. --set grid.n=64")
       ->allow_extra_args(false);
   c->add_option("--backend", o.backend, "cpu or cuda (default: cuda when a GPU is present)");
   c->add_option("--precision", o.precision, "float or double")->default_val("double");
@@ -39,34 +40,46 @@ int main(int argc, char** argv) {
 
   bool list_params = false;
   std::string list_scenario;
-  auto* list = cli.add_subcommand("list", "list the built-in scenarios (or one scenario's parameters)");
-  list->add_option("SCENARIO", list_scenario, "show every parameter of this scenario with unit, range, meaning");
+  auto* list =
+      cli.add_subcommand("list", "list the built-in scenarios (or one scenario's parameters)");
+  list->add_option("SCENARIO", list_scenario,
+                   "show every parameter of this scenario with unit, range, meaning");
   list->add_flag("--solvers", list_params, "also list the solver families");
 
   RunOptions run_o;
   auto* run = cli.add_subcommand("run", "run a scenario headless, writing snapshots and run.json");
   add_scenario_options(run, run_o);
-  auto* steps = run->add_option("--steps", run_o.steps, "steps to run (default: the scenario's run.steps)");
+  auto* steps =
+      run->add_option("--steps", run_o.steps, "steps to run (default: the scenario's run.steps)");
   auto* until = run->add_option("--until", run_o.until, "simulated time to run to, in s");
   steps->excludes(until);
-  run->add_option("--every", run_o.every, "write a snapshot every N steps (0: first and last only)");
+  run->add_option("--every", run_o.every,
+                  "write a snapshot every N steps (0: first and last only)");
   run->add_option("--output", run_o.output, "output directory (default: fluxview-out/SCENARIO)");
-  run->add_option("--checkpoint-every", run_o.checkpoint_every, "write an HDF5 checkpoint every N steps (0: none)");
-  run->add_option("--checkpoint-dir", run_o.checkpoint_dir, "folder of the checkpoints (default: the output folder)");
-  run->add_option("--restart", run_o.restart, "continue the run saved in this checkpoint (SCENARIO is then ignored)");
+  run->add_option("--checkpoint-every", run_o.checkpoint_every,
+                  "write an HDF5 checkpoint every N steps (0: none)");
+  run->add_option("--checkpoint-dir", run_o.checkpoint_dir,
+                  "folder of the checkpoints (default: the output folder)");
+  run->add_option("--restart", run_o.restart,
+                  "continue the run saved in this checkpoint (SCENARIO is then ignored)");
   run->add_flag("--headless", run_o.headless, "never open a window (runs are headless already)");
   run->add_flag("--quiet", run_o.quiet, "print only where the output went");
-  run->add_option("--catalyst", run_o.catalyst_scripts, "run this ParaView Catalyst Python script (repeatable)")
+  run->add_option("--catalyst", run_o.catalyst_scripts,
+                  "run this ParaView Catalyst Python script (repeatable)")
       ->allow_extra_args(false);
-  run->add_option("--catalyst-every", run_o.catalyst_every, "offer the state to Catalyst every N steps")
+  run->add_option("--catalyst-every", run_o.catalyst_every,
+                  "offer the state to Catalyst every N steps")
       ->check(CLI::PositiveNumber);
   run->add_option("--catalyst-on-error", run_o.catalyst_on_error,
                   "when a Catalyst script fails: stop the run, or continue without that script")
       ->check(CLI::IsMember({"stop", "continue"}));
-  run->add_option("--render-every", run_o.render_every, "draw a PNG frame every N steps (headless, through EGL)")
+  run->add_option("--render-every", run_o.render_every,
+                  "draw a PNG frame every N steps (headless, through EGL)")
       ->check(CLI::NonNegativeNumber);
-  run->add_option("--render-dir", run_o.render_dir, "folder of the frames (default: OUTPUT/frames)");
-  run->add_option("--render-field", run_o.render_field, "field the frames show (default: the first)");
+  run->add_option("--render-dir", run_o.render_dir,
+                  "folder of the frames (default: OUTPUT/frames)");
+  run->add_option("--render-field", run_o.render_field,
+                  "field the frames show (default: the first)");
   run->add_option("--render-view", run_o.render_view, "2d: one slice; 3d: three slices in the box")
       ->check(CLI::IsMember({"2d", "3d"}));
 
@@ -78,11 +91,14 @@ int main(int argc, char** argv) {
 
   GuiOptions gui_o;
   auto* gui = cli.add_subcommand("gui", "open the interactive window on a scenario");
-  gui->add_option("SCENARIO", gui_o.scenario, "built-in scenario or .toml file")->default_val(kDefaultScenario);
-  gui->add_option("--set", gui_o.overrides, "override a parameter, key=value (repeatable)")->allow_extra_args(false);
+  gui->add_option("SCENARIO", gui_o.scenario, "built-in scenario or .toml file")
+      ->default_val(kDefaultScenario);
+  gui->add_option("--set", gui_o.overrides, "override a parameter, key=value (repeatable)")
+      ->allow_extra_args(false);
   gui->add_option("--backend", gui_o.backend, "cpu or cuda");
   gui->add_option("--precision", gui_o.precision, "float or double")->default_val("double");
-  gui->add_option("--exit-after-frames", gui_o.exit_after_frames, "close after N frames (for scripted checks)");
+  gui->add_option("--exit-after-frames", gui_o.exit_after_frames,
+                  "close after N frames (for scripted checks)");
   gui->add_option("--screenshot", gui_o.screenshot, "save the last frame to this PNG");
 
   try {

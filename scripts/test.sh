@@ -2,9 +2,15 @@
 # Installs the Debian packages, builds fluxview (CUDA for one architecture, so CI stays
 # short) and runs the whole test suite. Tests that need a GPU skip with a message where
 # there is none; tests that draw or run ParaView get a virtual X display (Xvfb + Mesa).
+# Extra ctest arguments (e.g. -L physics) are passed on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake --preset ci
 cmake --build --preset ci -j"$(nproc)"
-exec xvfb-run -a -s "-screen 0 1280x1024x24" ctest --preset ci -j"$(nproc)" --timeout 900 "$@"
+# The CPU code under AddressSanitizer + UndefinedBehaviorSanitizer (unit and physics
+# tests), and a minute of fuzzing the scenario parser from the kept corpus.
+bash scripts/sanitize.sh
+bash scripts/fuzz.sh 60
+# The whole suite last, so that its summary closes the log.
+xvfb-run -a -s "-screen 0 1280x1024x24" ctest --preset ci -j"$(nproc)" --timeout 900 "$@"

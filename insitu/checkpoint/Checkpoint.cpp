@@ -53,7 +53,8 @@ void write_scalar_attr(hid_t obj, const char* name, hid_t type, V value) {
 }
 
 std::string read_string_attr(hid_t obj, const char* name) {
-  if (H5Aexists(obj, name) <= 0) throw std::runtime_error(std::string("attribute '") + name + "' is missing");
+  if (H5Aexists(obj, name) <= 0)
+    throw std::runtime_error(std::string("attribute '") + name + "' is missing");
   H5Handle attr(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
   H5Handle type(H5Aget_type(attr), H5Tclose);
   const std::size_t n = H5Tget_size(type);
@@ -67,7 +68,8 @@ std::string read_string_attr(hid_t obj, const char* name) {
 
 template <class V>
 V read_scalar_attr(hid_t obj, const char* name, hid_t type) {
-  if (H5Aexists(obj, name) <= 0) throw std::runtime_error(std::string("attribute '") + name + "' is missing");
+  if (H5Aexists(obj, name) <= 0)
+    throw std::runtime_error(std::string("attribute '") + name + "' is missing");
   H5Handle attr(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
   V v{};
   check(H5Aread(attr, type, &v), std::string("reading attribute ") + name);
@@ -77,8 +79,11 @@ V read_scalar_attr(hid_t obj, const char* name, hid_t type) {
 // CRC-32 (zlib) over everything a restart depends on, in a fixed order.
 std::uint32_t content_crc(const Checkpoint& c) {
   uLong crc = crc32(0L, Z_NULL, 0);
-  auto add = [&](const void* p, std::size_t n) { crc = crc32(crc, static_cast<const Bytef*>(p), uInt(n)); };
-  for (const std::string* s : {&c.solver, &c.scenario, &c.parameters_json, &c.backend, &c.precision, &c.state.extra})
+  auto add = [&](const void* p, std::size_t n) {
+    crc = crc32(crc, static_cast<const Bytef*>(p), uInt(n));
+  };
+  for (const std::string* s :
+       {&c.solver, &c.scenario, &c.parameters_json, &c.backend, &c.precision, &c.state.extra})
     add(s->data(), s->size());
   add(&c.state.time, sizeof c.state.time);
   add(&c.state.step, sizeof c.state.step);
@@ -91,7 +96,8 @@ std::uint32_t content_crc(const Checkpoint& c) {
 
 }  // namespace
 
-void write_checkpoint(const std::filesystem::path& path, const Scenario& scenario, const Solver& solver) {
+void write_checkpoint(const std::filesystem::path& path, const Scenario& scenario,
+                      const Solver& solver) {
   Checkpoint c;
   c.solver = scenario.solver;
   c.scenario = scenario.name;
@@ -120,15 +126,19 @@ void write_checkpoint(const std::filesystem::path& path, const Scenario& scenari
     write_scalar_attr(file, "crc32", H5T_NATIVE_UINT32, content_crc(c));
     H5Handle group(H5Gcreate2(file, "state", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
     for (const auto& a : c.state.arrays) {
-      const hsize_t dims[3] = {hsize_t(a.values.n[2]), hsize_t(a.values.n[1]), hsize_t(a.values.n[0])};
+      const hsize_t dims[3] = {hsize_t(a.values.n[2]), hsize_t(a.values.n[1]),
+                               hsize_t(a.values.n[0])};
       H5Handle space(H5Screate_simple(3, dims, nullptr), H5Sclose);
       H5Handle plist(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
       const hsize_t chunk[3] = {1, dims[1], dims[2]};  // one plane a chunk
       check(H5Pset_chunk(plist, 3, chunk), "chunking");
       check(H5Pset_fletcher32(plist), "Fletcher-32 filter");
-      const hid_t type = a.values.precision == Precision::f64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
-      H5Handle ds(H5Dcreate2(group, a.name.c_str(), type, space, H5P_DEFAULT, plist, H5P_DEFAULT), H5Dclose);
-      check(H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, a.values.bytes.data()), "writing " + a.name);
+      const hid_t type =
+          a.values.precision == Precision::f64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
+      H5Handle ds(H5Dcreate2(group, a.name.c_str(), type, space, H5P_DEFAULT, plist, H5P_DEFAULT),
+                  H5Dclose);
+      check(H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, a.values.bytes.data()),
+            "writing " + a.name);
     }
     check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
   } catch (...) {
@@ -140,7 +150,8 @@ void write_checkpoint(const std::filesystem::path& path, const Scenario& scenari
   std::filesystem::rename(tmp, path, ec);
   if (ec) {
     std::filesystem::remove(tmp, ec);
-    throw std::runtime_error("cannot move checkpoint into place at '" + path.string() + "': " + ec.message());
+    throw std::runtime_error("cannot move checkpoint into place at '" + path.string() +
+                             "': " + ec.message());
   }
 }
 
@@ -159,8 +170,8 @@ Checkpoint read_checkpoint(const std::filesystem::path& path) {
       throw std::runtime_error("not a fluxview checkpoint");
     const int version = read_scalar_attr<int>(file, "version", H5T_NATIVE_INT);
     if (version != kVersion)
-      throw std::runtime_error("checkpoint format version " + std::to_string(version) + ", this fluxview reads " +
-                               std::to_string(kVersion));
+      throw std::runtime_error("checkpoint format version " + std::to_string(version) +
+                               ", this fluxview reads " + std::to_string(kVersion));
     c.solver = read_string_attr(file, "solver");
     c.scenario = read_string_attr(file, "scenario");
     c.description = read_string_attr(file, "description");
@@ -182,7 +193,8 @@ Checkpoint read_checkpoint(const std::filesystem::path& path) {
       H5Handle ds(H5Dopen2(group, name, H5P_DEFAULT), H5Dclose);
       H5Handle space(H5Dget_space(ds), H5Sclose);
       hsize_t dims[3] = {0, 0, 0};
-      if (H5Sget_simple_extent_ndims(space) != 3) throw std::runtime_error(std::string("array ") + name + " is not 3D");
+      if (H5Sget_simple_extent_ndims(space) != 3)
+        throw std::runtime_error(std::string("array ") + name + " is not 3D");
       H5Sget_simple_extent_dims(space, dims, nullptr);
       StateArray a;
       a.name = name;
@@ -192,10 +204,12 @@ Checkpoint read_checkpoint(const std::filesystem::path& path) {
       const hid_t type = prec == Precision::f64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
       // A chunk whose Fletcher-32 sum does not match fails this read.
       if (H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, a.values.bytes.data()) < 0)
-        throw std::runtime_error(std::string("array ") + name + " is corrupt (checksum or read failure)");
+        throw std::runtime_error(std::string("array ") + name +
+                                 " is corrupt (checksum or read failure)");
       c.state.arrays.push_back(std::move(a));
     }
-    if (content_crc(c) != stored) throw std::runtime_error("content checksum mismatch: the file is corrupt");
+    if (content_crc(c) != stored)
+      throw std::runtime_error("content checksum mismatch: the file is corrupt");
   } catch (const std::runtime_error& e) {
     throw ConfigError(where + e.what());
   }

@@ -23,7 +23,8 @@ struct Checkpoint {
 };
 
 // Writes atomically (temporary file, then rename). Throws std::runtime_error.
-void write_checkpoint(const std::filesystem::path& path, const Scenario& scenario, const Solver& solver);
+void write_checkpoint(const std::filesystem::path& path, const Scenario& scenario,
+                      const Solver& solver);
 // Reads and verifies; throws ConfigError naming the file and what is wrong (missing,
 // truncated, not a checkpoint, corrupt, inconsistent).
 Checkpoint read_checkpoint(const std::filesystem::path& path);

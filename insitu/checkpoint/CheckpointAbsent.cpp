@@ -10,8 +10,14 @@ namespace {
 }
 }  // namespace
 
-void write_checkpoint(const std::filesystem::path&, const Scenario&, const Solver&) { absent(); }
-Checkpoint read_checkpoint(const std::filesystem::path&) { absent(); }
-Scenario scenario_of(const Checkpoint&) { absent(); }
+void write_checkpoint(const std::filesystem::path&, const Scenario&, const Solver&) {
+  absent();
+}
+Checkpoint read_checkpoint(const std::filesystem::path&) {
+  absent();
+}
+Scenario scenario_of(const Checkpoint&) {
+  absent();
+}
 
 }  // namespace fluxview

@@ -6,8 +6,7 @@ namespace fluxview {
 
 nlohmann::json params_json(const ParamSet& p) {
   nlohmann::json j = nlohmann::json::object();
-  for (const auto& [k, v] : p.values())
-    std::visit([&](const auto& x) { j[k] = x; }, v);
+  for (const auto& [k, v] : p.values()) std::visit([&](const auto& x) { j[k] = x; }, v);
   return j;
 }
 
@@ -29,10 +28,12 @@ nlohmann::json make_run_json(const Scenario& scenario, const Solver& solver, con
   j["device"] = s.device;
   j["precision"] = to_string(solver.precision());
   nlohmann::json fields = nlohmann::json::array();
-  for (const auto& f : solver.fields()) fields.push_back({{"name", f.name}, {"unit", f.unit}, {"description", f.description}});
+  for (const auto& f : solver.fields())
+    fields.push_back({{"name", f.name}, {"unit", f.unit}, {"description", f.description}});
   j["fields"] = fields;
   nlohmann::json snaps = nlohmann::json::array();
-  for (const auto& r : snapshots) snaps.push_back({{"step", r.step}, {"time", r.time}, {"file", r.file}});
+  for (const auto& r : snapshots)
+    snaps.push_back({{"step", r.step}, {"time", r.time}, {"file", r.file}});
   j["snapshots"] = snaps;
   j["steps"] = solver.step();
   j["steps_run"] = s.steps_run;
@@ -40,8 +41,9 @@ nlohmann::json make_run_json(const Scenario& scenario, const Solver& solver, con
   j["dt"] = solver.dt();
   j["wall_seconds"] = s.wall_seconds;
   const double updates = double(s.steps_run) * double(g.cells());
-  j["throughput"] = {{"cell_updates_per_second", s.wall_seconds > 0 ? updates / s.wall_seconds : 0.0},
-                     {"steps_per_second", s.wall_seconds > 0 ? double(s.steps_run) / s.wall_seconds : 0.0}};
+  j["throughput"] = {
+      {"cell_updates_per_second", s.wall_seconds > 0 ? updates / s.wall_seconds : 0.0},
+      {"steps_per_second", s.wall_seconds > 0 ? double(s.steps_run) / s.wall_seconds : 0.0}};
   nlohmann::json facts = nlohmann::json::object();
   for (const auto& [k, v] : solver.run_facts()) facts[k] = v;
   j["solver_facts"] = facts;

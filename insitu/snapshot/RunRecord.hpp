@@ -15,7 +15,7 @@ namespace fluxview {
 // backend, device, precision, per-snapshot times, step counts, throughput, and how
 // the run ended.
 struct RunSummary {
-  std::string device;  // "cpu (N threads)" or the CUDA device's name
+  std::string device;              // "cpu (N threads)" or the CUDA device's name
   std::string status = "running";  // running | completed | steady | interrupted | unstable | failed
   std::string message;             // the finish reason or the error
   double wall_seconds = 0;
@@ -24,7 +24,8 @@ struct RunSummary {
   std::vector<std::pair<std::string, nlohmann::json>> extra;  // e.g. catalyst bytes
 };
 
-nlohmann::json make_run_json(const Scenario& scenario, const Solver& solver, const RunSummary& summary,
+nlohmann::json make_run_json(const Scenario& scenario, const Solver& solver,
+                             const RunSummary& summary,
                              const std::vector<SnapshotRecord>& snapshots);
 // Parameters as a JSON object of dotted keys, with their resolved values.
 nlohmann::json params_json(const ParamSet& p);

@@ -50,27 +50,31 @@ void SnapshotSeries::write(const Solver& solver) {
   write_pvd();
 }
 
-void SnapshotSeries::write_pvti(const std::filesystem::path& path, const std::string& stem, const Solver& solver,
-                                const std::vector<NamedArray>& arrays, const std::vector<int>& boxes) const {
+void SnapshotSeries::write_pvti(const std::filesystem::path& path, const std::string& stem,
+                                const Solver& solver, const std::vector<NamedArray>& arrays,
+                                const std::vector<int>& boxes) const {
   const Grid& g = solver.grid();
   const bool points = g.centering == Centering::point;
   const char* data = points ? "PPointData" : "PCellData";
   write_file_atomic(path, [&](std::ostream& out) {
     out << "<?xml version=\"1.0\"?>\n"
-        << "<VTKFile type=\"PImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
-        << "  <PImageData WholeExtent=\"" << vtk_extent(g, {0, 0, 0}, g.n) << "\" GhostLevel=\"0\" Origin=\""
-        << vtk_origin(g) << "\" Spacing=\"" << vtk_spacing(g) << "\">\n"
+        << "<VTKFile type=\"PImageData\" version=\"1.0\" byte_order=\"LittleEndian\" "
+           "header_type=\"UInt64\">\n"
+        << "  <PImageData WholeExtent=\"" << vtk_extent(g, {0, 0, 0}, g.n)
+        << "\" GhostLevel=\"0\" Origin=\"" << vtk_origin(g) << "\" Spacing=\"" << vtk_spacing(g)
+        << "\">\n"
         << "    <" << data << " Scalars=\"" << arrays.front().name << "\">\n";
     for (const auto& a : arrays)
-      out << "      <PDataArray type=\"" << (a.values.precision == Precision::f64 ? "Float64" : "Float32")
-          << "\" Name=\"" << a.name << "\"/>\n";
+      out << "      <PDataArray type=\""
+          << (a.values.precision == Precision::f64 ? "Float64" : "Float32") << "\" Name=\""
+          << a.name << "\"/>\n";
     out << "    </" << data << ">\n";
     for (std::size_t r = 0; r * 6 < boxes.size(); ++r) {
       char piece[64];
       std::snprintf(piece, sizeof piece, "piece_%04zu.vti", r);
       const int* b = &boxes[r * 6];
-      out << "    <Piece Extent=\"" << vtk_extent(g, {b[0], b[1], b[2]}, {b[3], b[4], b[5]}) << "\" Source=\"" << stem
-          << "/" << piece << "\"/>\n";
+      out << "    <Piece Extent=\"" << vtk_extent(g, {b[0], b[1], b[2]}, {b[3], b[4], b[5]})
+          << "\" Source=\"" << stem << "/" << piece << "\"/>\n";
     }
     out << "  </PImageData>\n</VTKFile>\n";
   });
@@ -83,8 +87,8 @@ void SnapshotSeries::write_pvd() const {
         << "<VTKFile type=\"Collection\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
         << "  <Collection>\n";
     for (const auto& r : records_)
-      out << "    <DataSet timestep=\"" << std::setprecision(17) << r.time << "\" part=\"0\" file=\"" << r.file
-          << "\"/>\n";
+      out << "    <DataSet timestep=\"" << std::setprecision(17) << r.time
+          << "\" part=\"0\" file=\"" << r.file << "\"/>\n";
     out << "  </Collection>\n</VTKFile>\n";
   });
 }

@@ -12,7 +12,8 @@ std::string vtk_extent(const Grid& grid, std::array<int, 3> offset, std::array<i
   // Points: extent o..o+n-1. Cells: extent o..o+n of the cell corners.
   const bool points = grid.centering == Centering::point;
   std::ostringstream e;
-  for (int a = 0; a < 3; ++a) e << (a ? " " : "") << offset[a] << " " << offset[a] + (points ? n[a] - 1 : n[a]);
+  for (int a = 0; a < 3; ++a)
+    e << (a ? " " : "") << offset[a] << " " << offset[a] + (points ? n[a] - 1 : n[a]);
   return e.str();
 }
 
@@ -21,7 +22,8 @@ std::string vtk_origin(const Grid& grid) {
   const bool points = grid.centering == Centering::point;
   std::ostringstream o;
   o << std::setprecision(17);
-  for (int a = 0; a < 3; ++a) o << (a ? " " : "") << (points ? grid.origin[a] : grid.origin[a] - 0.5 * grid.spacing[a]);
+  for (int a = 0; a < 3; ++a)
+    o << (a ? " " : "") << (points ? grid.origin[a] : grid.origin[a] - 0.5 * grid.spacing[a]);
   return o.str();
 }
 
@@ -35,7 +37,8 @@ std::string vtk_spacing(const Grid& grid) {
 void write_vti(const std::filesystem::path& path, const Grid& grid, double time,
                const std::vector<NamedArray>& arrays) {
   const bool points = grid.centering == Centering::point;
-  const std::string extent = vtk_extent(grid, grid.offset, arrays.empty() ? grid.n : arrays.front().values.n);
+  const std::string extent =
+      vtk_extent(grid, grid.offset, arrays.empty() ? grid.n : arrays.front().values.n);
   write_file_atomic(path, [&](std::ostream& out) {
     out << "<?xml version=\"1.0\"?>\n"
         << "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" "
@@ -52,8 +55,9 @@ void write_vti(const std::filesystem::path& path, const Grid& grid, double time,
     out << ">\n";
     std::uint64_t offset = 0;
     for (const auto& a : arrays) {
-      out << "        <DataArray type=\"" << (a.values.precision == Precision::f64 ? "Float64" : "Float32")
-          << "\" Name=\"" << a.name << "\" format=\"appended\" offset=\"" << offset << "\"/>\n";
+      out << "        <DataArray type=\""
+          << (a.values.precision == Precision::f64 ? "Float64" : "Float32") << "\" Name=\""
+          << a.name << "\" format=\"appended\" offset=\"" << offset << "\"/>\n";
       offset += sizeof(std::uint64_t) + a.values.bytes.size();
     }
     out << "      </" << (points ? "PointData" : "CellData") << ">\n"

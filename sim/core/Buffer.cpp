@@ -25,7 +25,9 @@ Buffer::Buffer(Location where, std::size_t bytes) : bytes_(bytes), where_(where)
   }
 }
 
-Buffer::~Buffer() { release(); }
+Buffer::~Buffer() {
+  release();
+}
 
 Buffer::Buffer(Buffer&& o) noexcept
     : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)), where_(o.where_) {}

@@ -14,22 +14,42 @@ namespace {
 }
 }  // namespace
 
-bool built_with_cuda() { return false; }
-int device_count() { return 0; }
-std::string no_device_reason() { return "this build has no CUDA support"; }
-std::string device_description(int) { absent(); }
-void memory_info(std::size_t&, std::size_t&) { absent(); }
-void require_device_memory(std::size_t) { absent(); }
-void* malloc_device(std::size_t) { absent(); }
+bool built_with_cuda() {
+  return false;
+}
+int device_count() {
+  return 0;
+}
+std::string no_device_reason() {
+  return "this build has no CUDA support";
+}
+std::string device_description(int) {
+  absent();
+}
+void memory_info(std::size_t&, std::size_t&) {
+  absent();
+}
+void require_device_memory(std::size_t) {
+  absent();
+}
+void* malloc_device(std::size_t) {
+  absent();
+}
 void free_device(void*) noexcept {}
-void memcpy_any(void*, const void*, std::size_t) { absent(); }
+void memcpy_any(void*, const void*, std::size_t) {
+  absent();
+}
 void memcpy_2d(void*, std::size_t, const void*, std::size_t, std::size_t, std::size_t) {
   absent();
 }
-void memset_device(void*, int, std::size_t) { absent(); }
+void memset_device(void*, int, std::size_t) {
+  absent();
+}
 void set_device(int) {}
 void synchronize() {}
 void check_last_error(const char*) {}
-double copy_bandwidth(std::size_t) { absent(); }
+double copy_bandwidth(std::size_t) {
+  absent();
+}
 
 }  // namespace fluxview::cuda

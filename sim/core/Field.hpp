@@ -29,8 +29,8 @@ class Field {
   const T& operator()(int i, int j, int k) const { return data()[layout_.index(i, j, k)]; }
 
   FieldView view(std::string name, std::string unit, Centering c) const {
-    return FieldView{std::move(name), std::move(unit), data(), precision_of<T>(), where(),
-                     layout_, c};
+    return FieldView{std::move(name), std::move(unit), data(), precision_of<T>(),
+                     where(),         layout_,         c};
   }
 
  private:

@@ -7,7 +7,9 @@
 
 namespace fluxview {
 
-HostArray gather_interior(const FieldView& v) { return gather_box(v, {0, 0, 0}, v.layout.n); }
+HostArray gather_interior(const FieldView& v) {
+  return gather_box(v, {0, 0, 0}, v.layout.n);
+}
 
 HostArray gather_box(const FieldView& v, std::array<int, 3> lo, std::array<int, 3> n) {
   HostArray out;
@@ -41,7 +43,8 @@ void scatter_interior(const HostArray& a, void* data, const FieldLayout& layout,
     const unsigned char* src = a.bytes.data() + std::size_t(k) * layout.n[1] * row;
     unsigned char* dst = base + layout.index(0, 0, k) * eb;
     if (where == Location::host) {
-      for (int j = 0; j < layout.n[1]; ++j) std::memcpy(dst + j * layout.sy * eb, src + j * row, row);
+      for (int j = 0; j < layout.n[1]; ++j)
+        std::memcpy(dst + j * layout.sy * eb, src + j * row, row);
     } else {
       cuda::memcpy_2d(dst, layout.sy * eb, src, row, row, layout.n[1]);
     }

@@ -14,18 +14,20 @@ std::optional<std::string> check_health(const Solver& solver) {
     const std::int64_t bad = first_bad_cell(v, f.must_be_positive);
     if (bad < 0) continue;
     const auto& n = v.layout.n;
-    const int i = int(bad % n[0]), j = int((bad / n[0]) % n[1]), k = int(bad / (std::int64_t(n[0]) * n[1]));
+    const int i = int(bad % n[0]), j = int((bad / n[0]) % n[1]),
+              k = int(bad / (std::int64_t(n[0]) * n[1]));
     double value = 0;
     const std::size_t eb = bytes_of(v.precision);
     unsigned char raw[8] = {};
-    copy_bytes(raw, Location::host, static_cast<const unsigned char*>(v.data) + v.layout.index(i, j, k) * eb,
-               v.where, eb);
+    copy_bytes(raw, Location::host,
+               static_cast<const unsigned char*>(v.data) + v.layout.index(i, j, k) * eb, v.where,
+               eb);
     value = eb == 8 ? *reinterpret_cast<double*>(raw) : double(*reinterpret_cast<float*>(raw));
     std::ostringstream m;
     m.precision(9);
-    m << "instability at step " << solver.step() << ", t = " << solver.time() << ": field " << f.name << " is "
-      << value << (std::isfinite(value) ? " (must be positive)" : "") << " at cell (" << i << ", " << j << ", " << k
-      << ")";
+    m << "instability at step " << solver.step() << ", t = " << solver.time() << ": field "
+      << f.name << " is " << value << (std::isfinite(value) ? " (must be positive)" : "")
+      << " at cell (" << i << ", " << j << ", " << k << ")";
     return m.str();
   }
   return std::nullopt;

@@ -29,7 +29,9 @@ bool launched_by_mpirun() {
   return false;
 }
 
-MPI_Datatype mpi_type(int elem_bytes) { return elem_bytes == 8 ? MPI_DOUBLE : MPI_FLOAT; }
+MPI_Datatype mpi_type(int elem_bytes) {
+  return elem_bytes == 8 ? MPI_DOUBLE : MPI_FLOAT;
+}
 #endif
 
 int local_rank() {
@@ -95,8 +97,12 @@ void finalize() {
 #endif
 }
 
-int rank() { return g_rank; }
-int size() { return g_size; }
+int rank() {
+  return g_rank;
+}
+int size() {
+  return g_size;
+}
 
 LocalBox split(std::array<int, 3> global_n, std::array<bool, 3> periodic, int min_cells) {
   LocalBox b;
@@ -123,9 +129,10 @@ LocalBox split(std::array<int, 3> global_n, std::array<bool, 3> periodic, int mi
     min_cells = std::max(min_cells, 2);  // a box of one cell would read as a reduced axis
     b.offset[a] = coords[a] * base + std::min(coords[a], extra);
     if (dims[a] > 1 && base < min_cells)
-      throw ConfigError("grid: " + std::to_string(global_n[a]) + " cells along axis " + std::to_string(a) +
-                        " split over " + std::to_string(dims[a]) + " ranks leave fewer than " +
-                        std::to_string(min_cells) + " per rank (the stencil's width); use fewer ranks or a larger grid");
+      throw ConfigError("grid: " + std::to_string(global_n[a]) + " cells along axis " +
+                        std::to_string(a) + " split over " + std::to_string(dims[a]) +
+                        " ranks leave fewer than " + std::to_string(min_cells) +
+                        " per rank (the stencil's width); use fewer ranks or a larger grid");
   }
 #endif
   return b;
@@ -148,7 +155,8 @@ void exchange_ghosts(const LocalBox& box, void* data, const FieldLayout& l, Loca
       lo[b] = -l.ghost_along(b);
       hi[b] = l.n[b] + l.ghost_along(b);
     }
-    const std::size_t count = std::size_t(g) * (hi[(a + 1) % 3] - lo[(a + 1) % 3]) * (hi[(a + 2) % 3] - lo[(a + 2) % 3]);
+    const std::size_t count =
+        std::size_t(g) * (hi[(a + 1) % 3] - lo[(a + 1) % 3]) * (hi[(a + 2) % 3] - lo[(a + 2) % 3]);
     send.resize(count * l.elem_bytes);
     recv.resize(count * l.elem_bytes);
     for (int dir = 0; dir < 2; ++dir) {
@@ -163,8 +171,9 @@ void exchange_ghosts(const LocalBox& box, void* data, const FieldLayout& l, Loca
       const auto [recv_lo, recv_hi] = slab(dir == 0 ? l.n[a] : -g);
       const int to = dir == 0 ? low : high, from = dir == 0 ? high : low;
       if (to != MPI_PROC_NULL) copy_box<true>(base, l, where, send_lo, send_hi, send);
-      MPI_Sendrecv(send.data(), int(count), mpi_type(l.elem_bytes), to, a * 2 + dir, recv.data(), int(count),
-                   mpi_type(l.elem_bytes), from, a * 2 + dir, g_cart, MPI_STATUS_IGNORE);
+      MPI_Sendrecv(send.data(), int(count), mpi_type(l.elem_bytes), to, a * 2 + dir, recv.data(),
+                   int(count), mpi_type(l.elem_bytes), from, a * 2 + dir, g_cart,
+                   MPI_STATUS_IGNORE);
       if (from != MPI_PROC_NULL) copy_box<false>(base, l, where, recv_lo, recv_hi, recv);
     }
   }
@@ -177,8 +186,8 @@ void exchange_ghosts(const LocalBox& box, void* data, const FieldLayout& l, Loca
 }
 
 #ifdef FLUXVIEW_HAVE_MPI
-#define FLUXVIEW_ALLREDUCE(v, type, op)                           \
-  do {                                                            \
+#define FLUXVIEW_ALLREDUCE(v, type, op)                                      \
+  do {                                                                       \
     if (g_mpi) MPI_Allreduce(MPI_IN_PLACE, &v, 1, type, op, MPI_COMM_WORLD); \
   } while (0)
 #else
@@ -206,7 +215,8 @@ std::vector<int> allgather(const std::vector<int>& mine) {
   std::vector<int> all(mine.size() * std::size_t(g_size));
 #ifdef FLUXVIEW_HAVE_MPI
   if (g_mpi) {
-    MPI_Allgather(mine.data(), int(mine.size()), MPI_INT, all.data(), int(mine.size()), MPI_INT, MPI_COMM_WORLD);
+    MPI_Allgather(mine.data(), int(mine.size()), MPI_INT, all.data(), int(mine.size()), MPI_INT,
+                  MPI_COMM_WORLD);
     return all;
   }
 #endif

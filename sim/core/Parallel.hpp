@@ -17,7 +17,9 @@ void init(int* argc, char*** argv);
 void finalize();
 int rank();
 int size();
-inline bool is_root() { return rank() == 0; }
+inline bool is_root() {
+  return rank() == 0;
+}
 
 // This rank's box of the global grid.
 struct LocalBox {

@@ -19,7 +19,9 @@ std::string fmt_number(double v) {
   return o.str();
 }
 
-std::string with_unit(const ParamSpec& s) { return s.unit.empty() ? "" : " " + s.unit; }
+std::string with_unit(const ParamSpec& s) {
+  return s.unit.empty() ? "" : " " + s.unit;
+}
 
 // Levenshtein distance, for "did you mean" suggestions on unknown keys.
 std::size_t edit_distance(const std::string& a, const std::string& b) {
@@ -177,8 +179,10 @@ void ParamSet::assign_text(const std::string& key, const std::string& text,
       return assign(key, v, origin);
     }
     case ParamType::boolean:
-      if (text == "true" || text == "1" || text == "on" || text == "yes") return assign(key, true, origin);
-      if (text == "false" || text == "0" || text == "off" || text == "no") return assign(key, false, origin);
+      if (text == "true" || text == "1" || text == "on" || text == "yes")
+        return assign(key, true, origin);
+      if (text == "false" || text == "0" || text == "off" || text == "no")
+        return assign(key, false, origin);
       throw bad();
     case ParamType::choice:
     case ParamType::text:
@@ -191,8 +195,8 @@ void ParamSet::assign(const std::string& key, const ParamValue& value, const std
   if (!s) unknown_key(key, origin);
   const std::string where = origin.empty() ? "" : origin + ": ";
   auto reject = [&](const std::string& why) -> ConfigError {
-    return ConfigError(where + key + " = " + format_value(value) + " " + why + "; allowed: " +
-                       s->allowed() + " (" + s->description + ")");
+    return ConfigError(where + key + " = " + format_value(value) + " " + why +
+                       "; allowed: " + s->allowed() + " (" + s->description + ")");
   };
   ParamValue v = value;
   switch (s->type) {
@@ -238,9 +242,15 @@ const ParamValue& ParamSet::get(const std::string& key) const {
   if (it == values_.end()) unknown_key(key, "internal");
   return it->second;
 }
-std::int64_t ParamSet::get_int(const std::string& key) const { return std::get<std::int64_t>(get(key)); }
-double ParamSet::get_real(const std::string& key) const { return std::get<double>(get(key)); }
-bool ParamSet::get_bool(const std::string& key) const { return std::get<bool>(get(key)); }
+std::int64_t ParamSet::get_int(const std::string& key) const {
+  return std::get<std::int64_t>(get(key));
+}
+double ParamSet::get_real(const std::string& key) const {
+  return std::get<double>(get(key));
+}
+bool ParamSet::get_bool(const std::string& key) const {
+  return std::get<bool>(get(key));
+}
 const std::string& ParamSet::get_string(const std::string& key) const {
   return std::get<std::string>(get(key));
 }

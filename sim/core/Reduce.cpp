@@ -45,7 +45,8 @@ double host_max_diff(const FieldView& a, const FieldView& b) {
   for (int k = 0; k < l.n[2]; ++k)
     for (int j = 0; j < l.n[1]; ++j) {
       const std::int64_t o = l.index(0, j, k);
-      for (int i = 0; i < l.n[0]; ++i) mx = std::max(mx, std::fabs(double(pa[o + i]) - double(pb[o + i])));
+      for (int i = 0; i < l.n[0]; ++i)
+        mx = std::max(mx, std::fabs(double(pa[o + i]) - double(pb[o + i])));
     }
   return mx;
 }

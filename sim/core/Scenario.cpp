@@ -1,10 +1,10 @@
 #include "sim/core/Scenario.hpp"
 
+#include <toml++/toml.h>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/SolverFamily.hpp"
@@ -17,7 +17,8 @@ const std::vector<std::pair<std::string_view, std::string_view>>& embedded_scena
 namespace {
 
 // Assigns one key, with `grid.n` standing for all three axes.
-void assign_key(ParamSet& p, const std::string& key, const ParamValue& v, const std::string& origin) {
+void assign_key(ParamSet& p, const std::string& key, const ParamValue& v,
+                const std::string& origin) {
   if (key == "grid.n") {
     for (const char* k : {"grid.nx", "grid.ny", "grid.nz"}) p.assign(k, v, origin);
     return;
@@ -48,7 +49,8 @@ ParamValue to_value(const toml::node& node, const std::string& key, const std::s
 void flatten(const toml::table& t, const std::string& prefix,
              std::vector<std::pair<std::string, const toml::node*>>& out) {
   for (const auto& [k, node] : t) {
-    const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    const std::string key =
+        prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
     if (const toml::table* sub = node.as_table())
       flatten(*sub, key, out);
     else
@@ -76,8 +78,9 @@ void check_ascii(std::string_view t, const std::string& origin) {
       i = std::min(t.find('\n', i), t.size()) - 1;  // skip the rest of the comment
       continue;
     }
-    throw ConfigError(origin + ":" + std::to_string(line) + ":" + std::to_string(i - line_start + 1) +
-                      ": non-ASCII character; scenario files are ASCII (but for whole-line # comments)");
+    throw ConfigError(
+        origin + ":" + std::to_string(line) + ":" + std::to_string(i - line_start + 1) +
+        ": non-ASCII character; scenario files are ASCII (but for whole-line # comments)");
   }
 }
 
@@ -101,12 +104,13 @@ Scenario parse_scenario(std::string_view toml_text, const std::string& origin) {
   } catch (const toml::parse_error& e) {
     const auto& where = e.source().begin;
     throw ConfigError(origin + ":" + std::to_string(where.line) + ":" +
-                      std::to_string(where.column) + ": TOML syntax error: " +
-                      std::string(e.description()));
+                      std::to_string(where.column) +
+                      ": TOML syntax error: " + std::string(e.description()));
   }
   const toml::table* head = root["scenario"].as_table();
   if (!head)
-    throw ConfigError(origin + ": missing [scenario] table with solver = \"heat\", \"fd\" or \"fv\"");
+    throw ConfigError(origin +
+                      ": missing [scenario] table with solver = \"heat\", \"fd\" or \"fv\"");
   Scenario s;
   s.name = origin;
   auto solver = (*head)["solver"].value<std::string>();
@@ -135,14 +139,16 @@ Scenario parse_scenario(std::string_view toml_text, const std::string& origin) {
   // grid.n first, so that grid.nx/ny/nz in the same file refine it.
   std::stable_partition(entries.begin(), entries.end(),
                         [](const auto& e) { return e.first == "grid.n"; });
-  for (const auto& [key, node] : entries) assign_key(s.params, key, to_value(*node, key, origin), origin);
+  for (const auto& [key, node] : entries)
+    assign_key(s.params, key, to_value(*node, key, origin), origin);
   return s;
 }
 
 void apply_override(Scenario& s, const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw ConfigError("--set '" + assignment + "' is not of the form key=value (for example --set grid.n=64)");
+    throw ConfigError("--set '" + assignment +
+                      "' is not of the form key=value (for example --set grid.n=64)");
   std::string key = assignment.substr(0, eq);
   std::string text = assignment.substr(eq + 1);
   // Surrounding blanks and quotes are noise from shells and copy-paste.
@@ -152,7 +158,8 @@ void apply_override(Scenario& s, const std::string& assignment) {
   };
   trim(key);
   trim(text);
-  if (text.size() >= 2 && text.front() == '"' && text.back() == '"') text = text.substr(1, text.size() - 2);
+  if (text.size() >= 2 && text.front() == '"' && text.back() == '"')
+    text = text.substr(1, text.size() - 2);
   assign_key_text(s.params, key, text, "--set " + key);
 }
 
@@ -178,7 +185,8 @@ Scenario load_scenario(const std::string& name_or_path, const std::vector<std::s
     std::ifstream in(name_or_path, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
-    if (!in.good() && !in.eof()) throw ConfigError("cannot read scenario file '" + name_or_path + "'");
+    if (!in.good() && !in.eof())
+      throw ConfigError("cannot read scenario file '" + name_or_path + "'");
     s = parse_scenario(text.str(), name_or_path);
   }
   for (const auto& o : overrides) apply_override(s, o);

@@ -20,7 +20,8 @@ std::int64_t Solver::advance_until(double t_end, std::int64_t steps) {
 }
 
 void Solver::step_by(double) {
-  throw std::logic_error("this solver overrides advance() and advance_until() instead of step_by()");
+  throw std::logic_error(
+      "this solver overrides advance() and advance_until() instead of step_by()");
 }
 
 SolverState Solver::save_state() const {

@@ -2,9 +2,15 @@
 
 namespace fluxview {
 
-std::string_view to_string(BackendKind b) { return b == BackendKind::cpu ? "cpu" : "cuda"; }
-std::string_view to_string(Precision p) { return p == Precision::f32 ? "float" : "double"; }
-std::string_view to_string(Location l) { return l == Location::host ? "host" : "device"; }
+std::string_view to_string(BackendKind b) {
+  return b == BackendKind::cpu ? "cpu" : "cuda";
+}
+std::string_view to_string(Precision p) {
+  return p == Precision::f32 ? "float" : "double";
+}
+std::string_view to_string(Location l) {
+  return l == Location::host ? "host" : "device";
+}
 
 std::optional<BackendKind> parse_backend(std::string_view s) {
   if (s == "cpu") return BackendKind::cpu;

@@ -21,7 +21,9 @@ std::string_view to_string(Location l);
 std::optional<BackendKind> parse_backend(std::string_view s);
 std::optional<Precision> parse_precision(std::string_view s);
 
-constexpr int bytes_of(Precision p) { return p == Precision::f32 ? 4 : 8; }
+constexpr int bytes_of(Precision p) {
+  return p == Precision::f32 ? 4 : 8;
+}
 
 template <class T>
 constexpr Precision precision_of() {

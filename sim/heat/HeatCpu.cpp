@@ -41,6 +41,8 @@ HeatKernel parse_kernel(std::string_view name) {
   return HeatKernel::fast;
 }
 
-std::string_view kernel_name(HeatKernel k) { return kernel_names()[std::size_t(k)]; }
+std::string_view kernel_name(HeatKernel k) {
+  return kernel_names()[std::size_t(k)];
+}
 
 }  // namespace fluxview::heat

@@ -88,9 +88,7 @@ class HeatSolver final : public Solver {
   const Grid& grid() const override { return grid_; }
   BackendKind backend() const override { return backend_; }
   Precision precision() const override { return precision_of<T>(); }
-  std::vector<FieldInfo> fields() const override {
-    return {{"T", "degC", "temperature"}};
-  }
+  std::vector<FieldInfo> fields() const override { return {{"T", "degC", "temperature"}}; }
   FieldView view(const std::string& name) const override {
     if (name != "T") throw std::out_of_range("heat solver has no field '" + name + "' (it has T)");
     return cur_.view("T", "degC", Centering::point);
@@ -117,7 +115,8 @@ class HeatSolver final : public Solver {
   }
 
   SolverState save_state() const override {
-    if (parallel::size() > 1) throw std::runtime_error("checkpoints of runs on several MPI ranks are not supported yet");
+    if (parallel::size() > 1)
+      throw std::runtime_error("checkpoints of runs on several MPI ranks are not supported yet");
     SolverState st;
     st.time = time_;
     st.step = step_;
@@ -145,11 +144,12 @@ class HeatSolver final : public Solver {
     std::ostringstream d;
     d.precision(6);
     d << alpha_ * dt_ * inv / 3;
-    return {{"kernel", backend_ == BackendKind::cuda ? std::string(kernel_name(kernel_)) : "cpu-openmp"},
+    return {{"kernel",
+             backend_ == BackendKind::cuda ? std::string(kernel_name(kernel_)) : "cpu-openmp"},
             {"stability_number_d", d.str()},
             {"steady_state_criterion",
-             steady_tol_ > 0 ? "max |dT/dt| < " + format_value(steady_tol_) + " K/s, checked every " +
-                                   std::to_string(check_every_) + " steps"
+             steady_tol_ > 0 ? "max |dT/dt| < " + format_value(steady_tol_) +
+                                   " K/s, checked every " + std::to_string(check_every_) + " steps"
                              : "none"}};
   }
 
@@ -157,7 +157,8 @@ class HeatSolver final : public Solver {
   // After every step (and reset) the inner ghost layers of the current field hold the
   // neighbours' values, so the next step and any snapshot piece read fresh ones.
   void exchange() {
-    if (parallel::size() > 1) parallel::exchange_ghosts(box_, cur_.data(), cur_.layout(), cur_.where());
+    if (parallel::size() > 1)
+      parallel::exchange_ghosts(box_, cur_.data(), cur_.layout(), cur_.where());
   }
 
   void step_by(double h) override {
@@ -178,9 +179,10 @@ class HeatSolver final : public Solver {
     ++step_;
     if (steady_tol_ > 0 && step_ % check_every_ == 0) {
       // cur_ is T^{n+1}, next_ still T^n: one reduction, one number to the host.
-      last_rate_ = parallel::allreduce_max(max_abs_difference(cur_.view("T", "", Centering::point),
-                                                              next_.view("T", "", Centering::point))) /
-                   h;
+      last_rate_ =
+          parallel::allreduce_max(max_abs_difference(cur_.view("T", "", Centering::point),
+                                                     next_.view("T", "", Centering::point))) /
+          h;
       if (!steady_ && last_rate_ < steady_tol_) steady_step_ = step_;
       steady_ = steady_ || last_rate_ < steady_tol_;
     }
@@ -189,7 +191,8 @@ class HeatSolver final : public Solver {
   void fill_initial(Field<T>& f, const ParamSet& p) const {
     const std::string init = p.get_string("heat.init");
     const double t0 = p.get_real("heat.T_initial");
-    const std::array<double, 3> len{p.get_real("grid.lx"), p.get_real("grid.ly"), p.get_real("grid.lz")};
+    const std::array<double, 3> len{p.get_real("grid.lx"), p.get_real("grid.ly"),
+                                    p.get_real("grid.lz")};
     const auto& n = f.layout().n;  // this rank's box
     const auto& off = grid_.offset;
     const double pi = std::numbers::pi;
@@ -199,7 +202,8 @@ class HeatSolver final : public Solver {
     const double amp = p.get_real("heat.sine_amplitude");
     const double spot_T = p.get_real("heat.spot_T");
     const double r = p.get_real("heat.spot_radius");
-    const std::array<double, 3> c{p.get_real("heat.spot_x"), p.get_real("heat.spot_y"), p.get_real("heat.spot_z")};
+    const std::array<double, 3> c{p.get_real("heat.spot_x"), p.get_real("heat.spot_y"),
+                                  p.get_real("heat.spot_z")};
     for (int k = 0; k < n[2]; ++k)
       for (int j = 0; j < n[1]; ++j)
         for (int i = 0; i < n[0]; ++i) {
@@ -207,8 +211,8 @@ class HeatSolver final : public Solver {
                        z = grid_.coord(2, off[2] + k);
           double v = t0;
           if (init == "sine") {
-            v = amp * (grid_.n[0] > 1 ? std::sin(kx * x) : 1) * (grid_.n[1] > 1 ? std::sin(ky * y) : 1) *
-                (grid_.n[2] > 1 ? std::sin(kz * z) : 1);
+            v = amp * (grid_.n[0] > 1 ? std::sin(kx * x) : 1) *
+                (grid_.n[1] > 1 ? std::sin(ky * y) : 1) * (grid_.n[2] > 1 ? std::sin(kz * z) : 1);
           } else if (init == "hot-spot") {
             // Distance in box fractions, so the spot is round in a cubic box.
             double d2 = 0;

@@ -11,9 +11,9 @@ namespace fluxview::heat {
 
 template <class T>
 struct HeatStepArgs {
-  const T* in = nullptr;  // T^n, ghosts hold the Dirichlet wall temperatures
-  T* out = nullptr;       // T^{n+1}, interior written, ghosts untouched
-  FieldLayout layout;     // same for in and out
+  const T* in = nullptr;     // T^n, ghosts hold the Dirichlet wall temperatures
+  T* out = nullptr;          // T^{n+1}, interior written, ghosts untouched
+  FieldLayout layout;        // same for in and out
   T cx = 0, cy = 0, cz = 0;  // alpha dt / d_a^2; 0 along a reduced (single-cell) axis
 };
 

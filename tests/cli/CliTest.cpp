@@ -37,11 +37,12 @@ TEST(Cli, ListShowsTheBuiltinScenarios) {
 
 TEST(Cli, RunWritesSeriesSnapshotsAndRunJson) {
   const fs::path d = fresh_dir("run");
-  const Result r = run_fluxview("run heat/hot-spot --backend cpu --set grid.n=12 --steps 6 --every 2 --output " + d.string());
+  const Result r = run_fluxview(
+      "run heat/hot-spot --backend cpu --set grid.n=12 --steps 6 --every 2 --output " + d.string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find(d.string()), std::string::npos) << "says where the output went: " << r.out;
-  for (const char* f : {"series.pvd", "run.json", "snapshot_000000.vti", "snapshot_000002.vti", "snapshot_000004.vti",
-                        "snapshot_000006.vti"})
+  for (const char* f : {"series.pvd", "run.json", "snapshot_000000.vti", "snapshot_000002.vti",
+                        "snapshot_000004.vti", "snapshot_000006.vti"})
     EXPECT_TRUE(fs::exists(d / f)) << f;
   std::ifstream in(d / "run.json");
   const auto j = nlohmann::json::parse(in);
@@ -60,12 +61,15 @@ TEST(Cli, RunWritesSeriesSnapshotsAndRunJson) {
   EXPECT_LE(tmax, 100.0);
   EXPECT_EQ(j["diagnostics"]["T_max"]["unit"], "degC");
   for (const auto& e : fs::directory_iterator(d))
-    EXPECT_EQ(e.path().string().find(".tmp-"), std::string::npos) << "temporary file left: " << e.path();
+    EXPECT_EQ(e.path().string().find(".tmp-"), std::string::npos)
+        << "temporary file left: " << e.path();
 }
 
 TEST(Cli, UntilStopsExactlyAtTheRequestedTime) {
   const fs::path d = fresh_dir("until");
-  const Result r = run_fluxview("run heat/sine-decay --backend cpu --set grid.n=8 --until 0.001 --quiet --output " + d.string());
+  const Result r = run_fluxview(
+      "run heat/sine-decay --backend cpu --set grid.n=8 --until 0.001 --quiet --output " +
+      d.string());
   ASSERT_EQ(r.code, 0) << r.out;
   std::ifstream in(d / "run.json");
   EXPECT_NEAR(nlohmann::json::parse(in)["time"].get<double>(), 0.001, 1e-15);
@@ -88,46 +92,60 @@ TEST_P(CliBadInput, ExitsTwoWithOneClearLineAndWritesNothing) {
 
 INSTANTIATE_TEST_SUITE_P(
     Messages, CliBadInput,
-    ::testing::Values(BadInput{"heat/nowhere", "unknown scenario 'heat/nowhere'"},
-                      BadInput{"heat/hot-wall --set heat.alpah=1", "unknown key 'heat.alpah' (did you mean 'heat.alpha'?)"},
-                      BadInput{"heat/hot-wall --set grid.nx=ten", "grid.nx = 'ten' is not an integer"},
-                      BadInput{"heat/hot-wall --set grid.nx=0", "grid.nx = 0 is out of range; allowed: an integer in [1, 16384]"},
-                      BadInput{"heat/hot-wall --set heat.init=cold", "heat.init = cold is not a known choice; allowed: one of uniform, sine, hot-spot"},
-                      BadInput{"heat/hot-wall --set heat.dt=10", "heat.dt = 10 s is unstable"},
-                      BadInput{"heat/hot-wall --set heat.alpha", "is not of the form key=value"},
-                      BadInput{"heat/hot-wall --precision half", "--precision half: unknown precision; allowed: float, double"}));
+    ::testing::Values(
+        BadInput{"heat/nowhere", "unknown scenario 'heat/nowhere'"},
+        BadInput{"heat/hot-wall --set heat.alpah=1",
+                 "unknown key 'heat.alpah' (did you mean 'heat.alpha'?)"},
+        BadInput{"heat/hot-wall --set grid.nx=ten", "grid.nx = 'ten' is not an integer"},
+        BadInput{"heat/hot-wall --set grid.nx=0",
+                 "grid.nx = 0 is out of range; allowed: an integer in [1, 16384]"},
+        BadInput{"heat/hot-wall --set heat.init=cold",
+                 "heat.init = cold is not a known choice; allowed: one of uniform, sine, hot-spot"},
+        BadInput{"heat/hot-wall --set heat.dt=10", "heat.dt = 10 s is unstable"},
+        BadInput{"heat/hot-wall --set heat.alpha", "is not of the form key=value"},
+        BadInput{"heat/hot-wall --precision half",
+                 "--precision half: unknown precision; allowed: float, double"}));
 
 TEST(Cli, UnwritableOutputIsRefusedBeforeRunning) {
   const fs::path file = fresh_dir("file");
   std::ofstream(file) << "not a directory";
-  const Result r = run_fluxview("run heat/hot-spot --backend cpu --set grid.n=8 --steps 1 --output " + (file / "sub").string());
+  const Result r =
+      run_fluxview("run heat/hot-spot --backend cpu --set grid.n=8 --steps 1 --output " +
+                   (file / "sub").string());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("--output"), std::string::npos) << r.out;
   fs::remove(file);
 }
 
 TEST(Cli, CudaBackendWithoutDeviceIsAnError) {
-  if (fluxview::cuda::device_count() > 0) GTEST_SKIP() << "a CUDA device is present; this checks the no-device message";
-  const Result r = run_fluxview("run heat/hot-spot --backend cuda --steps 1 --output /tmp/fluxview_cli_nocuda");
+  if (fluxview::cuda::device_count() > 0)
+    GTEST_SKIP() << "a CUDA device is present; this checks the no-device message";
+  const Result r =
+      run_fluxview("run heat/hot-spot --backend cuda --steps 1 --output /tmp/fluxview_cli_nocuda");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("--backend cuda: no CUDA device"), std::string::npos) << r.out;
 }
 
 TEST(Cli, BenchPrintsOneJsonObjectWithTheCopyRatio) {
-  const Result r = run_fluxview("bench heat/hot-wall --backend cpu --set grid.n=32 --steps 5 --warmup 1");
+  const Result r =
+      run_fluxview("bench heat/hot-wall --backend cpu --set grid.n=32 --steps 5 --warmup 1");
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["steps"], 5);
   EXPECT_EQ(j["bytes_per_cell_update"], 16.0);
   EXPECT_GT(j["copy_bytes_per_second"].get<double>(), 1e8);
-  EXPECT_NEAR(j["ratio_to_copy"].get<double>(),
-              j["effective_bytes_per_second"].get<double>() / j["copy_bytes_per_second"].get<double>(), 1e-9);
+  EXPECT_NEAR(
+      j["ratio_to_copy"].get<double>(),
+      j["effective_bytes_per_second"].get<double>() / j["copy_bytes_per_second"].get<double>(),
+      1e-9);
 }
 
 TEST(Cli, ForcedTurbulenceWritesASpectrumWithEachSnapshot) {
   const fs::path d = fresh_dir("spectrum");
-  const Result r = run_fluxview("run fd/forced-turbulence --backend cpu --set grid.n=12 --steps 4 --every 2 --quiet --output " +
-                                d.string());
+  const Result r = run_fluxview(
+      "run fd/forced-turbulence --backend cpu --set grid.n=12 --steps 4 --every 2 --quiet "
+      "--output " +
+      d.string());
   ASSERT_EQ(r.code, 0) << r.out;
   for (const char* f : {"spectrum_000000.csv", "spectrum_000002.csv", "spectrum_000004.csv"}) {
     ASSERT_TRUE(fs::exists(d / f)) << f;

@@ -12,7 +12,8 @@ TEST(FieldLayout, FirstInteriorCellOfEveryRowIs128ByteAligned) {
         const auto l = FieldLayout::make({nx, 7, 6}, g, eb);
         for (int k = -l.ghost_along(2); k < 6 + l.ghost_along(2); ++k)
           for (int j = -l.ghost_along(1); j < 7 + l.ghost_along(1); ++j)
-            EXPECT_EQ((l.index(0, j, k) * eb) % 128, 0) << "eb " << eb << " g " << g << " nx " << nx;
+            EXPECT_EQ((l.index(0, j, k) * eb) % 128, 0)
+                << "eb " << eb << " g " << g << " nx " << nx;
       }
 }
 

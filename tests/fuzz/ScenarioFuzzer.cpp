@@ -14,7 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const auto nl = text.find('\n');
   const std::string assignment(text.substr(0, nl == std::string_view::npos ? text.size() : nl));
-  const std::string_view toml = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+  const std::string_view toml =
+      nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
   try {
     fluxview::Scenario s = fluxview::parse_scenario(toml, "fuzz.toml");
     fluxview::apply_override(s, assignment);

@@ -20,13 +20,15 @@ std::unique_ptr<Solver> run_to_end(const Scenario& s, Precision p = Precision::f
   if (until > 0)
     solver->advance_until(until, std::int64_t(1) << 40);
   else
-    while (!solver->finished() && solver->step() < s.params.get_int("run.steps")) solver->advance(100);
+    while (!solver->finished() && solver->step() < s.params.get_int("run.steps"))
+      solver->advance(100);
   return solver;
 }
 
 // Max-norm error of the sine-decay run against T = A exp(-alpha |k|^2 t) prod sin(k_i x_i).
 double sine_decay_error(int n) {
-  const Scenario s = load_scenario("heat/sine-decay", {"grid.n=" + std::to_string(n), "run.until=0.02"});
+  const Scenario s =
+      load_scenario("heat/sine-decay", {"grid.n=" + std::to_string(n), "run.until=0.02"});
   auto solver = run_to_end(s);
   const double t = solver->time();
   EXPECT_NEAR(t, 0.02, 1e-12);
@@ -38,8 +40,8 @@ double sine_decay_error(int n) {
   for (int k = 0; k < n; ++k)
     for (int j = 0; j < n; ++j)
       for (int i = 0; i < n; ++i) {
-        const double exact =
-            decay * std::sin(pi * g.coord(0, i)) * std::sin(pi * g.coord(1, j)) * std::sin(pi * g.coord(2, k));
+        const double exact = decay * std::sin(pi * g.coord(0, i)) * std::sin(pi * g.coord(1, j)) *
+                             std::sin(pi * g.coord(2, k));
         err = std::max(err, std::fabs(T.at((std::int64_t(k) * n + j) * n + i) - exact));
       }
   return err;
@@ -51,7 +53,8 @@ TEST(HeatPhysics, SineDecayConvergesAtSecondOrder) {
   // n interior points between walls: dx = 1/(n+1) = 1/8, 1/16, 1/32; dt follows dx^2.
   const double e8 = sine_decay_error(7), e16 = sine_decay_error(15), e32 = sine_decay_error(31);
   const double order1 = std::log2(e8 / e16), order2 = std::log2(e16 / e32);
-  RecordProperty("errors", std::to_string(e8) + " " + std::to_string(e16) + " " + std::to_string(e32));
+  RecordProperty("errors",
+                 std::to_string(e8) + " " + std::to_string(e16) + " " + std::to_string(e32));
   EXPECT_NEAR(order1, 2.0, 0.15) << "errors " << e8 << " " << e16;
   EXPECT_NEAR(order2, 2.0, 0.1) << "errors " << e16 << " " << e32;
   EXPECT_LT(e32, 2e-3);
@@ -59,8 +62,9 @@ TEST(HeatPhysics, SineDecayConvergesAtSecondOrder) {
 
 TEST(HeatPhysics, HotWallSteadyStateIsBoundedSymmetricAndHasTheSuperpositionCentre) {
   const int n = 21;  // odd: a point sits at the centre
-  const Scenario s = load_scenario("heat/hot-wall", {"grid.n=" + std::to_string(n), "heat.steady_tol=1e-6",
-                                                     "heat.check_every=50", "run.steps=200000"});
+  const Scenario s =
+      load_scenario("heat/hot-wall", {"grid.n=" + std::to_string(n), "heat.steady_tol=1e-6",
+                                      "heat.check_every=50", "run.steps=200000"});
   auto solver = run_to_end(s);
   ASSERT_TRUE(solver->finished()) << "no steady state after " << solver->step() << " steps";
   const HostArray T = gather_interior(solver->view("T"));
@@ -74,8 +78,8 @@ TEST(HeatPhysics, HotWallSteadyStateIsBoundedSymmetricAndHasTheSuperpositionCent
         mx = std::max(mx, v);
         // The hot face is y = ly; its centre lines are x = lx/2 and z = lz/2, and the
         // problem is also symmetric under swapping x and z.
-        asym = std::max({asym, std::fabs(v - at(n - 1 - i, j, k)), std::fabs(v - at(i, j, n - 1 - k)),
-                         std::fabs(v - at(k, j, i))});
+        asym = std::max({asym, std::fabs(v - at(n - 1 - i, j, k)),
+                         std::fabs(v - at(i, j, n - 1 - k)), std::fabs(v - at(k, j, i))});
       }
   EXPECT_GE(mn, 0.0);
   EXPECT_LE(mx, 100.0);

@@ -14,7 +14,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path temp(const std::string& name) { return fs::temp_directory_path() / ("fluxview_ck_" + name); }
+fs::path temp(const std::string& name) {
+  return fs::temp_directory_path() / ("fluxview_ck_" + name);
+}
 
 std::string refusal(const fs::path& p) {
   try {
@@ -26,8 +28,9 @@ std::string refusal(const fs::path& p) {
 }
 
 // 2N steps straight, and N steps + checkpoint + restart in a fresh solver + N steps.
-void expect_bit_identical_restart(const std::string& scenario, const std::vector<std::string>& overrides,
-                                  Precision precision, int n) {
+void expect_bit_identical_restart(const std::string& scenario,
+                                  const std::vector<std::string>& overrides, Precision precision,
+                                  int n) {
   const Scenario s = load_scenario(scenario, overrides);
   const SolverFamily& fam = find_family(s.solver);
   auto straight = fam.create(BackendKind::cpu, precision);
@@ -53,7 +56,8 @@ void expect_bit_identical_restart(const std::string& scenario, const std::vector
   EXPECT_EQ(resumed->step(), straight->step());
   EXPECT_EQ(resumed->time(), straight->time());
   for (const FieldInfo& f : straight->fields()) {
-    const HostArray a = gather_interior(straight->view(f.name)), b = gather_interior(resumed->view(f.name));
+    const HostArray a = gather_interior(straight->view(f.name)),
+                    b = gather_interior(resumed->view(f.name));
     EXPECT_EQ(a.bytes, b.bytes) << scenario << ": field " << f.name << " differs after restart";
   }
   fs::remove(file);
@@ -63,7 +67,8 @@ void expect_bit_identical_restart(const std::string& scenario, const std::vector
 
 TEST(Checkpoint, HeatRestartIsBitIdentical) {
   expect_bit_identical_restart("heat/hot-spot", {"grid.n=20"}, Precision::f64, 30);
-  expect_bit_identical_restart("heat/hot-wall", {"grid.nx=17", "grid.ny=9", "grid.nz=5"}, Precision::f32, 25);
+  expect_bit_identical_restart("heat/hot-wall", {"grid.nx=17", "grid.ny=9", "grid.nz=5"},
+                               Precision::f32, 25);
 }
 
 TEST(Checkpoint, CorruptTruncatedForeignAndMissingFilesAreRefused) {

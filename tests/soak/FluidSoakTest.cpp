@@ -21,7 +21,8 @@ std::map<std::string, double> totals(Solver& s) {
 
 TEST(FluidSoak, FiniteVolumeConservesMassMomentumAndEnergyOverAHundredThousandSteps) {
   // A periodic 2D shear layer: nothing leaves the box, so every total is conserved.
-  const Scenario s = load_scenario("fv/kelvin-helmholtz", {"grid.nx=12", "grid.ny=12", "run.until=0"});
+  const Scenario s =
+      load_scenario("fv/kelvin-helmholtz", {"grid.nx=12", "grid.ny=12", "run.until=0"});
   auto solver = find_family("fv").create(BackendKind::cpu, Precision::f64);
   solver->reset(s.params);
   const auto before = totals(*solver);
@@ -39,7 +40,8 @@ TEST(FluidSoak, FiniteVolumeConservesMassMomentumAndEnergyOverAHundredThousandSt
 TEST(FluidSoak, FiniteDifferenceKeepsMassAndDecaysEnergyOverAHundredThousandSteps) {
   // Uniform density and a divergence-free wave: the log-form continuity equation
   // conserves mass exactly here (docs/fd.md), so only round-off may move it.
-  const Scenario s = load_scenario("fd/viscous-decay", {"grid.nx=8", "grid.ny=1", "grid.nz=1", "run.until=0"});
+  const Scenario s =
+      load_scenario("fd/viscous-decay", {"grid.nx=8", "grid.ny=1", "grid.nz=1", "run.until=0"});
   auto solver = find_family("fd").create(BackendKind::cpu, Precision::f64);
   solver->reset(s.params);
   const auto before = totals(*solver);

@@ -16,10 +16,10 @@ namespace fluxview::cuda {
 
 }  // namespace fluxview::cuda
 
-#define FLUXVIEW_CUDA_CHECK(call)                                                    \
-  do {                                                                               \
-    cudaError_t fluxview_err_ = (call);                                              \
-    if (fluxview_err_ != cudaSuccess)                                                \
+#define FLUXVIEW_CUDA_CHECK(call)                                                   \
+  do {                                                                              \
+    cudaError_t fluxview_err_ = (call);                                             \
+    if (fluxview_err_ != cudaSuccess)                                               \
       ::fluxview::cuda::throw_cuda_error(fluxview_err_, #call, __FILE__, __LINE__); \
   } while (0)
 

@@ -6,7 +6,9 @@
 
 namespace fluxview::cuda {
 
-bool built_with_cuda() { return true; }
+bool built_with_cuda() {
+  return true;
+}
 
 int device_count() {
   int n = 0;
@@ -40,12 +42,14 @@ void memory_info(std::size_t& free_bytes, std::size_t& total_bytes) {
 }
 
 void require_device_memory(std::size_t bytes) {
-  if (device_count() == 0) throw std::runtime_error("--backend cuda: no CUDA device (" + no_device_reason() + ")");
+  if (device_count() == 0)
+    throw std::runtime_error("--backend cuda: no CUDA device (" + no_device_reason() + ")");
   std::size_t free_b = 0, total_b = 0;
   memory_info(free_b, total_b);
   if (bytes > free_b)
-    throw std::runtime_error("the grid needs " + std::to_string(bytes >> 20) + " MiB of device memory but only " +
-                             std::to_string(free_b >> 20) + " MiB of " + std::to_string(total_b >> 20) +
+    throw std::runtime_error("the grid needs " + std::to_string(bytes >> 20) +
+                             " MiB of device memory but only " + std::to_string(free_b >> 20) +
+                             " MiB of " + std::to_string(total_b >> 20) +
                              " MiB are free; use a smaller grid or --backend cpu");
 }
 
@@ -64,7 +68,9 @@ void* malloc_device(std::size_t bytes) {
   return p;
 }
 
-void free_device(void* p) noexcept { cudaFree(p); }
+void free_device(void* p) noexcept {
+  cudaFree(p);
+}
 
 void memcpy_any(void* dst, const void* src, std::size_t bytes) {
   FLUXVIEW_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
@@ -79,9 +85,13 @@ void memset_device(void* p, int value, std::size_t bytes) {
   FLUXVIEW_CUDA_CHECK(cudaMemset(p, value, bytes));
 }
 
-void set_device(int device) { FLUXVIEW_CUDA_CHECK(cudaSetDevice(device)); }
+void set_device(int device) {
+  FLUXVIEW_CUDA_CHECK(cudaSetDevice(device));
+}
 
-void synchronize() { FLUXVIEW_CUDA_CHECK(cudaDeviceSynchronize()); }
+void synchronize() {
+  FLUXVIEW_CUDA_CHECK(cudaDeviceSynchronize());
+}
 
 void check_last_error(const char* where) {
   cudaError_t e = cudaGetLastError();

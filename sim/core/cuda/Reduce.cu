@@ -117,7 +117,8 @@ FieldStats field_stats_device(const FieldView& v) {
     stats_kernel<<<blocks, kThreads>>>(static_cast<const float*>(v.data), v.layout, out);
   FLUXVIEW_CUDA_LAUNCH_CHECK();
   std::vector<Partial> host(blocks);
-  FLUXVIEW_CUDA_CHECK(cudaMemcpy(host.data(), out, sizeof(Partial) * blocks, cudaMemcpyDeviceToHost));
+  FLUXVIEW_CUDA_CHECK(
+      cudaMemcpy(host.data(), out, sizeof(Partial) * blocks, cudaMemcpyDeviceToHost));
   FieldStats s{INFINITY, -INFINITY, 0, 0, v.layout.interior_cells(), 0};
   for (const Partial& p : host) {
     s.min = std::fmin(s.min, p.mn);
@@ -140,7 +141,8 @@ double max_abs_difference_device(const FieldView& a, const FieldView& b) {
                                          static_cast<const float*>(b.data), a.layout, out);
   FLUXVIEW_CUDA_LAUNCH_CHECK();
   std::vector<double> host(blocks);
-  FLUXVIEW_CUDA_CHECK(cudaMemcpy(host.data(), out, sizeof(double) * blocks, cudaMemcpyDeviceToHost));
+  FLUXVIEW_CUDA_CHECK(
+      cudaMemcpy(host.data(), out, sizeof(double) * blocks, cudaMemcpyDeviceToHost));
   double m = 0;
   for (double x : host) m = std::fmax(m, x);
   return m;
@@ -151,9 +153,11 @@ std::int64_t first_bad_cell_device(const FieldView& v, bool positive) {
   auto* first = static_cast<unsigned long long*>(scratch(sizeof(unsigned long long)));
   FLUXVIEW_CUDA_CHECK(cudaMemset(first, 0xff, sizeof(unsigned long long)));
   if (v.precision == Precision::f64)
-    first_bad_kernel<<<blocks, kThreads>>>(static_cast<const double*>(v.data), v.layout, positive, first);
+    first_bad_kernel<<<blocks, kThreads>>>(static_cast<const double*>(v.data), v.layout, positive,
+                                           first);
   else
-    first_bad_kernel<<<blocks, kThreads>>>(static_cast<const float*>(v.data), v.layout, positive, first);
+    first_bad_kernel<<<blocks, kThreads>>>(static_cast<const float*>(v.data), v.layout, positive,
+                                           first);
   FLUXVIEW_CUDA_LAUNCH_CHECK();
   unsigned long long host = 0;
   FLUXVIEW_CUDA_CHECK(cudaMemcpy(&host, first, sizeof host, cudaMemcpyDeviceToHost));
