@@ -271,25 +271,7 @@ void derived_cpu(const Conserved<T>& u, int nv, const FieldLayout& l, const Phys
       for (int i = 0; i < l.n[0]; ++i) {
         const std::int64_t c = l.index(i, j, k);
         const State<T, 5> q = cons_to_prim(load_state<5>(u, c), ph);
-        T v;
-        switch (what) {
-          case Derived::ux:
-            v = q.v[1];
-            break;
-          case Derived::uy:
-            v = q.v[2];
-            break;
-          case Derived::uz:
-            v = q.v[3];
-            break;
-          case Derived::p:
-            v = q.v[4];
-            break;
-          default:
-            v = u.f[5][c] / q.v[0];
-            break;
-        }
-        out[c] = v;
+        out[c] = derived_value(q, what == Derived::tracer ? u.f[5][c] : T(0), what);
       }
 }
 

@@ -78,6 +78,24 @@ struct Totals {
 // Which derived field primitive() computes.
 enum class Derived : int { ux = 0, uy = 1, uz = 2, p = 3, tracer = 4 };
 
+// A derived field at one cell from its primitive state q = (rho, ux, uy, uz, p) and the
+// conserved tracer density rho c: shared by the CPU loop and the CUDA kernel.
+template <class T>
+FLUXVIEW_HD T derived_value(const State<T, 5>& q, T tracer_density, Derived what) {
+  switch (what) {
+    case Derived::ux:
+      return q.v[1];
+    case Derived::uy:
+      return q.v[2];
+    case Derived::uz:
+      return q.v[3];
+    case Derived::p:
+      return q.v[4];
+    default:
+      return tracer_density / q.v[0];
+  }
+}
+
 // ---- CPU backend (FvCpu.cpp): OpenMP loops --------------------------------------------
 template <class T>
 void fill_ghosts_cpu(const Conserved<T>& u, int nv, const FieldLayout& l, const GhostArgs& g);

@@ -325,25 +325,7 @@ __global__ void derived_kernel(Conserved<T> u, FieldLayout l, Physics<T> ph, Der
     const long long r = c / l.n[0];
     const long long o = l.index(i, int(r % l.n[1]), int(r / l.n[1]));
     const State<T, 5> q = cons_to_prim(load_state<5>(u, o), ph);
-    T v;
-    switch (what) {
-      case Derived::ux:
-        v = q.v[1];
-        break;
-      case Derived::uy:
-        v = q.v[2];
-        break;
-      case Derived::uz:
-        v = q.v[3];
-        break;
-      case Derived::p:
-        v = q.v[4];
-        break;
-      default:
-        v = u.f[5][o] / q.v[0];
-        break;
-    }
-    out[o] = v;
+    out[o] = derived_value(q, what == Derived::tracer ? u.f[5][o] : T(0), what);
   }
 }
 
