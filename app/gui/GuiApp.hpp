@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/CatalystControl.hpp"
 #include "app/gui/Session.hpp"
 #include "render/ViewSettings.hpp"
 
@@ -35,6 +36,7 @@ class GuiApp {
   void output_section();
   void diagnostics_section();
   void presets_section();
+  void catalyst_section();
   void handle_shortcuts();
   void handle_scene_mouse(float scene_x, float scene_w);
   void probe_tooltip();
@@ -44,6 +46,9 @@ class GuiApp {
 
   GLFWwindow* window_ = nullptr;
   Session session_;
+  CatalystControl catalyst_;
+  std::string catalyst_script_ = "assets/catalyst/slice_png.py";
+  std::string catalyst_message_;
   render::ViewSettings view_;
   std::unique_ptr<render::SliceRenderer> renderer_;
   float ui_scale_ = 1.0f;
