@@ -694,13 +694,16 @@ void GuiApp::catalyst_section() {
   }
   help_marker(
       "A ParaView Catalyst pipeline (Python): the examples in assets/catalyst/ or one saved "
-      "with ParaView's File > Save Catalyst State. It runs inside the simulation (docs/insitu.md).");
+      "with ParaView's File > Save Catalyst State. It runs inside the simulation "
+      "(docs/insitu.md).");
   int every = int(catalyst_.every);
   if (ImGui::InputInt("every N steps", &every)) catalyst_.every = std::max(1, every);
   ImGui::InputText("output dir", &catalyst_.output_dir);
-  help_marker("Where the example scripts write (FLUXVIEW_CATALYST_OUTPUT); set it before the first load.");
+  help_marker(
+      "Where the example scripts write (FLUXVIEW_CATALYST_OUTPUT); set it before the first load.");
   const auto scripts = catalyst_.status();
-  if (!scripts.empty() && ImGui::BeginTable("catalyst", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
+  if (!scripts.empty() &&
+      ImGui::BeginTable("catalyst", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("on");
     ImGui::TableSetupColumn("script");
     ImGui::TableSetupColumn("runs");
@@ -732,7 +735,8 @@ void GuiApp::catalyst_section() {
     for (const auto& s : scripts)
       if (!s.last_error.empty())
         ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s failed and was dropped:\n%s",
-                           std::filesystem::path(s.script).filename().string().c_str(), s.last_error.c_str());
+                           std::filesystem::path(s.script).filename().string().c_str(),
+                           s.last_error.c_str());
   }
   if (!catalyst_message_.empty()) ImGui::TextWrapped("%s", catalyst_message_.c_str());
 }

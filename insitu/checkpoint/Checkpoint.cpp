@@ -125,6 +125,10 @@ void write_checkpoint(const std::filesystem::path& path, const Scenario& scenari
     write_scalar_attr(file, "step", H5T_NATIVE_INT64, c.state.step);
     write_scalar_attr(file, "crc32", H5T_NATIVE_UINT32, content_crc(c));
     H5Handle group(H5Gcreate2(file, "state", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    // HDF5 lists a group's members by name; the solver's order is kept here.
+    std::string order;
+    for (const auto& arr : c.state.arrays) order += (order.empty() ? "" : ",") + arr.name;
+    write_string_attr(group, "order", order);
     for (const auto& a : c.state.arrays) {
       const hsize_t dims[3] = {hsize_t(a.values.n[2]), hsize_t(a.values.n[1]),
                                hsize_t(a.values.n[0])};
@@ -184,12 +188,21 @@ Checkpoint read_checkpoint(const std::filesystem::path& path) {
     const std::uint32_t stored = read_scalar_attr<std::uint32_t>(file, "crc32", H5T_NATIVE_UINT32);
     H5Handle group(H5Gopen2(file, "state", H5P_DEFAULT), H5Gclose);
     if (group.id < 0) throw std::runtime_error("the state group is missing");
-    hsize_t count = 0;
-    check(H5Gget_num_objs(group, &count), "listing the state");
+    std::vector<std::string> names;
+    {
+      const std::string order = read_string_attr(group, "order");
+      std::size_t start = 0;
+      while (start <= order.size() && !order.empty()) {
+        const std::size_t comma = std::min(order.find(',', start), order.size());
+        names.push_back(order.substr(start, comma - start));
+        start = comma + 1;
+      }
+    }
     const Precision prec = c.precision == "float" ? Precision::f32 : Precision::f64;
-    for (hsize_t idx = 0; idx < count; ++idx) {
-      char name[256] = {};
-      H5Gget_objname_by_idx(group, idx, name, sizeof name);
+    for (const std::string& array_name : names) {
+      const char* name = array_name.c_str();
+      if (H5Lexists(group, name, H5P_DEFAULT) <= 0)
+        throw std::runtime_error("array " + array_name + " is missing");
       H5Handle ds(H5Dopen2(group, name, H5P_DEFAULT), H5Dclose);
       H5Handle space(H5Dget_space(ds), H5Sclose);
       hsize_t dims[3] = {0, 0, 0};

@@ -38,7 +38,7 @@ TEST(GuiCatalyst, OffersWhenTheRunPassesMultiplesTogglesAndKeepsErrors) {
   c.every = 5;
   c.output_dir = (dir / "out").string();
   ASSERT_EQ(c.load(quiet), "");
-  c.offer(*solver);  // step 0: a new script sees the current state
+  c.offer(*solver);                 // step 0: a new script sees the current state
   for (int chunk : {3, 4, 5, 1}) {  // steps 3, 7, 12, 13: multiples passed at 7 and 12
     solver->advance(chunk);
     c.offer(*solver);
@@ -61,7 +61,8 @@ TEST(GuiCatalyst, OffersWhenTheRunPassesMultiplesTogglesAndKeepsErrors) {
   ASSERT_EQ(st.size(), 2u);
   EXPECT_EQ(st[0].runs, 4);
   EXPECT_TRUE(st[1].failed);
-  EXPECT_NE(st[1].last_error.find("RuntimeError: bad pipeline"), std::string::npos) << st[1].last_error;
+  EXPECT_NE(st[1].last_error.find("RuntimeError: bad pipeline"), std::string::npos)
+      << st[1].last_error;
   EXPECT_NE(st[1].last_error.find("Traceback"), std::string::npos);
 
   const std::string missing = c.load((dir / "missing.py").string());

@@ -71,6 +71,13 @@ TEST(Checkpoint, HeatRestartIsBitIdentical) {
                                Precision::f32, 25);
 }
 
+TEST(Checkpoint, FluidRestartsThroughTheFileAreBitIdentical) {
+  // Several state arrays (their order kept in the file) and the forcing generator's state.
+  expect_bit_identical_restart("fd/forced-turbulence", {"grid.n=12"}, Precision::f64, 10);
+  expect_bit_identical_restart("fv/sedov", {"grid.n=12"}, Precision::f64, 10);
+  expect_bit_identical_restart("fv/cloud-disruption", {"grid.n=12"}, Precision::f32, 10);
+}
+
 TEST(Checkpoint, CorruptTruncatedForeignAndMissingFilesAreRefused) {
   const Scenario s = load_scenario("heat/hot-spot", {"grid.n=16"});
   auto solver = find_family("heat").create(BackendKind::cpu, Precision::f64);
