@@ -24,6 +24,12 @@ struct FieldLayout {
   std::int64_t size = 0;        // elements to allocate
 
   FLUXVIEW_HD std::int64_t index(int i, int j, int k) const { return origin + i + j * sy + k * sz; }
+  // The storage index of the c-th interior cell counted x fastest, then y, then z: what
+  // grid-stride loops over the interior (reductions, derived fields) need.
+  FLUXVIEW_HD std::int64_t interior_index(std::int64_t c) const {
+    const std::int64_t r = c / n[0];
+    return index(int(c % n[0]), int(r % n[1]), int(r / n[1]));
+  }
   std::int64_t bytes() const { return size * elem_bytes; }
   std::int64_t interior_cells() const { return std::int64_t(n[0]) * n[1] * n[2]; }
 

@@ -151,13 +151,7 @@ void fill_face(const Conserved<T>& u, int nv, const FieldLayout& l, int axis, in
     for (int p = -gb; p < l.n[b] + gb; ++p)
       for (int h = 0; h < g; ++h) {
         const int ghost = side == 0 ? -1 - h : n + h;
-        int src;
-        if (bc == Bc::periodic)
-          src = side == 0 ? n - 1 - h : h;
-        else if (bc == Bc::reflecting)
-          src = side == 0 ? h : n - 1 - h;
-        else
-          src = side == 0 ? 0 : n - 1;
+        const int src = ghost_source(bc, side, h, n);
         int gi[3], si[3];
         gi[axis] = ghost;
         si[axis] = src;

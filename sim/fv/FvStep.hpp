@@ -16,6 +16,16 @@ enum class Bc : int { outflow = 0, reflecting = 1, periodic = 2 };
 // Ghost width: PLM at face i-1/2 reads cells i-2 .. i+1.
 inline constexpr int kGhost = 2;
 
+// The interior cell a ghost copies along a boundary axis of n cells: ghost layer h (0
+// next to the interior) on side 0 (low, index -1 - h) or 1 (high, index n + h).
+// Periodic wraps, reflecting mirrors (the solver then negates the normal momentum),
+// outflow repeats the edge cell. Shared by the CPU loop and the CUDA kernel.
+FLUXVIEW_HD int ghost_source(Bc bc, int side, int h, int n) {
+  if (bc == Bc::periodic) return side == 0 ? n - 1 - h : h;
+  if (bc == Bc::reflecting) return side == 0 ? h : n - 1 - h;
+  return side == 0 ? 0 : n - 1;
+}
+
 // A set of NV conservative fields sharing one layout (SoA). Fields past nv are unused.
 template <class T>
 struct Conserved {

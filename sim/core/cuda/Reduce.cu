@@ -27,11 +27,7 @@ __global__ void stats_kernel(const T* __restrict__ p, FieldLayout l, Partial* ou
   const long long total = (long long)l.n[0] * l.n[1] * l.n[2];
   for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < total;
        c += (long long)gridDim.x * blockDim.x) {
-    const int i = int(c % l.n[0]);
-    const long long r = c / l.n[0];
-    const int j = int(r % l.n[1]);
-    const int k = int(r / l.n[1]);
-    const double x = p[l.index(i, j, k)];
+    const double x = p[l.interior_index(c)];
     if (!isfinite(x)) {
       ++acc.bad;
       continue;
@@ -66,9 +62,7 @@ __global__ void maxdiff_kernel(const T* __restrict__ a, const T* __restrict__ b,
   const long long total = (long long)l.n[0] * l.n[1] * l.n[2];
   for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < total;
        c += (long long)gridDim.x * blockDim.x) {
-    const int i = int(c % l.n[0]);
-    const long long r = c / l.n[0];
-    const long long o = l.index(i, int(r % l.n[1]), int(r / l.n[1]));
+    const long long o = l.interior_index(c);
     acc = fmax(acc, fabs(double(a[o]) - double(b[o])));
   }
   sh[threadIdx.x] = acc;
@@ -86,9 +80,7 @@ __global__ void first_bad_kernel(const T* __restrict__ p, FieldLayout l, bool po
   const long long total = (long long)l.n[0] * l.n[1] * l.n[2];
   for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < total;
        c += (long long)gridDim.x * blockDim.x) {
-    const int i = int(c % l.n[0]);
-    const long long r = c / l.n[0];
-    const T x = p[l.index(i, int(r % l.n[1]), int(r / l.n[1]))];
+    const T x = p[l.interior_index(c)];
     if (!isfinite(x) || (positive && !(x > T(0)))) atomicMin(first, (unsigned long long)c);
   }
 }

@@ -336,9 +336,7 @@ __global__ void __launch_bounds__(kReduceThreads)
   const long long total = (long long)l.n[0] * l.n[1] * l.n[2];
   for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < total;
        c += (long long)gridDim.x * blockDim.x) {
-    const int i = int(c % l.n[0]);
-    const long long r = c / l.n[0];
-    const long long o = l.index(i, int(r % l.n[1]), int(r / l.n[1]));
+    const long long o = l.interior_index(c);
     const double ux = f.p[1][o], uy = f.p[2][o], uz = f.p[3][o];
     const double u2 = ux * ux + uy * uy + uz * uz;
     double rho = 1;

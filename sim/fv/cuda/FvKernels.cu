@@ -236,13 +236,7 @@ __global__ void ghost_kernel(Conserved<T> u, int nv, FieldLayout l, int axis, Bc
     const int side = int(r / g);
     const Bc bc = side == 0 ? lo : hi;
     const int ghost = side == 0 ? -1 - h : n + h;
-    int src;
-    if (bc == Bc::periodic)
-      src = side == 0 ? n - 1 - h : h;
-    else if (bc == Bc::reflecting)
-      src = side == 0 ? h : n - 1 - h;
-    else
-      src = side == 0 ? 0 : n - 1;
+    const int src = ghost_source(bc, side, h, n);
     int gi[3], si[3];
     gi[axis] = ghost;
     si[axis] = src;
@@ -264,11 +258,8 @@ __global__ void rate_kernel(Conserved<T> u, FieldLayout l, Physics<T> ph, T ix, 
   double rate = 0;
   for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < total;
        c += (long long)gridDim.x * blockDim.x) {
-    const int i = int(c % l.n[0]);
-    const long long r = c / l.n[0];
-    const double s = double(signal_rate(
-        cons_to_prim(load_state<NV>(u, l.index(i, int(r % l.n[1]), int(r / l.n[1]))), ph), ph.gamma,
-        inv));
+    const double s = double(
+        signal_rate(cons_to_prim(load_state<NV>(u, l.interior_index(c)), ph), ph.gamma, inv));
     rate = (s > rate || s != s) ? s : rate;
   }
   atomic_max_rate(bits, rate);
@@ -284,9 +275,7 @@ __global__ void totals_kernel(Conserved<T> u, FieldLayout l, Physics<T> ph, doub
   const long long total = (long long)l.n[0] * l.n[1] * l.n[2];
   for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < total;
        c += (long long)gridDim.x * blockDim.x) {
-    const int i = int(c % l.n[0]);
-    const long long r = c / l.n[0];
-    const long long o = l.index(i, int(r % l.n[1]), int(r / l.n[1]));
+    const long long o = l.interior_index(c);
     const State<T, NV> s = load_state<NV>(u, o);
     bool finite = true;
     for (int m = 0; m < 5; ++m) finite = finite && isfinite(double(s.v[m]));
@@ -321,9 +310,7 @@ __global__ void derived_kernel(Conserved<T> u, FieldLayout l, Physics<T> ph, Der
   const long long total = (long long)l.n[0] * l.n[1] * l.n[2];
   for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < total;
        c += (long long)gridDim.x * blockDim.x) {
-    const int i = int(c % l.n[0]);
-    const long long r = c / l.n[0];
-    const long long o = l.index(i, int(r % l.n[1]), int(r / l.n[1]));
+    const long long o = l.interior_index(c);
     const State<T, 5> q = cons_to_prim(load_state<5>(u, o), ph);
     out[o] = derived_value(q, what == Derived::tracer ? u.f[5][o] : T(0), what);
   }
