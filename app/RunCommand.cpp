@@ -129,6 +129,10 @@ int run_command(const RunOptions& o) {
           "--checkpoint-every and --restart are not supported on several MPI ranks yet");
     if (o.render_every > 0)
       throw ConfigError("--render-every is not supported on several MPI ranks yet");
+    if (fd::writes_spectrum(sc.params))
+      throw ConfigError(
+          "fd.spectrum = true: spectra need the whole field and are not written on several MPI "
+          "ranks yet; allowed there: --set fd.spectrum=false");
   }
   const std::filesystem::path dir = o.output.empty()
                                         ? std::filesystem::path("fluxview-out") / slug(sc.name)

@@ -9,6 +9,7 @@
 
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/Field.hpp"
+#include "sim/core/Parallel.hpp"
 #include "sim/fd/FdForcing.hpp"
 #include "sim/fd/FdSolver.hpp"
 #include "sim/fd/FdStep.hpp"
@@ -29,8 +30,12 @@ class FdSolver final : public FdSolverBase {
                                int(p.get_int("grid.nz"))};
     const std::array<double, 3> len{p.get_real("grid.lx"), p.get_real("grid.ly"),
                                     p.get_real("grid.lz")};
+    // Under MPI this rank holds one box of the periodic global grid (sim/core/Parallel.hpp).
+    box_ = parallel::split(n, {true, true, true}, kRadius);
+    const std::array<int, 3> local = box_.n;
     grid_ = Grid{};
     grid_.n = n;
+    grid_.offset = box_.offset;
     grid_.ghost = kRadius;
     grid_.centering = Centering::cell;
     dxmin_ = INFINITY;
@@ -59,17 +64,17 @@ class FdSolver final : public FdSolverBase {
 
     const Location where = backend_ == BackendKind::cuda ? Location::device : Location::host;
     Field<T> host[kVars];
-    for (auto& h : host) h = Field<T>(n, kRadius, Location::host);
+    for (auto& h : host) h = Field<T>(local, kRadius, Location::host);
     fill_initial(host, p);
     const int count = 3 * kVars + (form_ == Formulation::m19 ? 1 : 0);
     if (where == Location::device) cuda::require_device_memory(count * host[0].layout().bytes());
     for (int v = 0; v < kVars; ++v) {
-      f_[v] = Field<T>(n, kRadius, where);
-      g_[v] = Field<T>(n, kRadius, where);
-      w_[v] = Field<T>(n, kRadius, where);
+      f_[v] = Field<T>(local, kRadius, where);
+      g_[v] = Field<T>(local, kRadius, where);
+      w_[v] = Field<T>(local, kRadius, where);
       copy_bytes(f_[v].data(), where, host[v].data(), Location::host, host[v].layout().bytes());
     }
-    div_ = form_ == Formulation::m19 ? Field<T>(n, kRadius, where) : Field<T>();
+    div_ = form_ == Formulation::m19 ? Field<T>(local, kRadius, where) : Field<T>();
     fill_ghosts(f_);
     update_dt();
   }
@@ -103,8 +108,12 @@ class FdSolver final : public FdSolverBase {
   std::vector<Diagnostic> diagnostics() override {
     const T* f[kVars] = {f_[0].data(), f_[1].data(), f_[2].data(), f_[3].data()};
     const FieldLayout& l = f_[0].layout();
-    const FlowSums s =
-        backend_ == BackendKind::cuda ? flow_sums_cuda<T>(f, l) : flow_sums_cpu<T>(f, l);
+    FlowSums s = backend_ == BackendKind::cuda ? flow_sums_cuda<T>(f, l) : flow_sums_cpu<T>(f, l);
+    s.mass = parallel::allreduce_sum(s.mass);
+    s.kinetic = parallel::allreduce_sum(s.kinetic);
+    s.u2 = parallel::allreduce_sum(s.u2);
+    s.u2_max = parallel::allreduce_max(s.u2_max);
+    s.nonfinite = parallel::allreduce_sum(std::int64_t(s.nonfinite));
     const double dv = grid_.spacing[0] * grid_.spacing[1] * grid_.spacing[2];
     const double cells = double(grid_.cells());
     const double umax = std::sqrt(s.u2_max);
@@ -163,6 +172,8 @@ class FdSolver final : public FdSolverBase {
   // A checkpoint: the interiors of ln rho and u (the RK registers are dead between steps,
   // ghosts are refilled), the clock, and the forcing generator's four words in `extra`.
   SolverState save_state() const override {
+    if (parallel::size() > 1)
+      throw std::runtime_error("checkpoints of runs on several MPI ranks are not supported yet");
     SolverState st;
     st.time = time_;
     st.step = step_;
@@ -201,12 +212,17 @@ class FdSolver final : public FdSolverBase {
   double forcing_mean_k() const override { return forcing_ ? shell_.mean_k : 0.0; }
 
  private:
+  // Periodic ghosts: wrapped within the rank, then, under MPI, the axes split over ranks
+  // are overwritten from the neighbours (axis by axis, so edges and corners too).
   void fill_ghosts(Field<T>* f) {
     T* p[kVars] = {f[0].data(), f[1].data(), f[2].data(), f[3].data()};
     if (backend_ == BackendKind::cuda)
       fill_ghosts_cuda(p, kVars, f[0].layout());
     else
       fill_ghosts_cpu(p, kVars, f[0].layout());
+    if (parallel::size() > 1)
+      for (int v = 0; v < kVars; ++v)
+        parallel::exchange_ghosts(box_, p[v], f[v].layout(), f[v].where());
   }
 
   ForceArgs<T> step_force(double h) {
@@ -224,6 +240,7 @@ class FdSolver final : public FdSolverBase {
       fa.k[a] = T(kphys[a]);
       fa.amp[a] = T(norm * last_draw_.f_k[a]);
       fa.x0[a] = T(grid_.origin[a]);
+      fa.offset[a] = grid_.offset[a];
       fa.dx[a] = T(grid_.spacing[a]);
     }
     fa.phase = T(last_draw_.phase);
@@ -280,7 +297,9 @@ class FdSolver final : public FdSolverBase {
     }
     const T* f[kVars] = {f_[0].data(), f_[1].data(), f_[2].data(), f_[3].data()};
     const FieldLayout& l = f_[0].layout();
-    const double u2 = backend_ == BackendKind::cuda ? max_u2_cuda<T>(f, l) : max_u2_cpu<T>(f, l);
+    // max is exact in any order, so every rank (and a serial run) gets the same dt.
+    const double u2 = parallel::allreduce_max(backend_ == BackendKind::cuda ? max_u2_cuda<T>(f, l)
+                                                                            : max_u2_cpu<T>(f, l));
     if (!std::isfinite(u2)) {
       std::ostringstream m;
       m << "fd: the velocity is no longer finite at step " << step_ << ", t = " << time_
@@ -304,7 +323,9 @@ class FdSolver final : public FdSolverBase {
     const double lnrho0 = std::log(p.get_real("fd.rho0"));
     const double u0 = p.get_real("fd.u0");
     const double pi = std::numbers::pi;
-    const auto& n = grid_.n;
+    const auto& n = grid_.n;              // global: which axes are reduced
+    const auto& local = h[0].layout().n;  // this rank's box
+    const auto& off = grid_.offset;
     // The random state: a few Fourier modes per field with seeded amplitudes and phases.
     struct Mode {
       int k[3];
@@ -327,10 +348,11 @@ class FdSolver final : public FdSolverBase {
     const double width = p.get_real("fd.shear_width") * length_[1];
     const double pert = p.get_real("fd.perturb") * u0;
     const int ksine = int(p.get_int("fd.k"));
-    for (int k = 0; k < n[2]; ++k)
-      for (int j = 0; j < n[1]; ++j)
-        for (int i = 0; i < n[0]; ++i) {
-          const double x[3] = {grid_.coord(0, i), grid_.coord(1, j), grid_.coord(2, k)};
+    for (int k = 0; k < local[2]; ++k)
+      for (int j = 0; j < local[1]; ++j)
+        for (int i = 0; i < local[0]; ++i) {
+          const double x[3] = {grid_.coord(0, off[0] + i), grid_.coord(1, off[1] + j),
+                               grid_.coord(2, off[2] + k)};
           double v[kVars] = {lnrho0, 0, 0, 0};
           if (init == "sine") {
             v[2] = u0 * std::sin(2 * pi * ksine * x[0] / length_[0]);
@@ -371,6 +393,7 @@ class FdSolver final : public FdSolverBase {
   }
 
   BackendKind backend_;
+  parallel::LocalBox box_;
   Grid grid_;
   std::array<double, 3> length_{1, 1, 1};
   double dxmin_ = 1, cs_ = 1, nu_ = 0, courant_ = 0.4, fixed_dt_ = 0, f0_ = 0;

@@ -166,8 +166,9 @@ struct ForceArgs {
   T k[3] = {0, 0, 0};
   T amp[3] = {0, 0, 0};
   T phase = 0;
-  T x0[3] = {0, 0, 0};  // coordinate of interior cell (0,0,0)
-  T dx[3] = {1, 1, 1};  // spacing
+  T x0[3] = {0, 0, 0};        // coordinate of global cell (0,0,0)
+  int offset[3] = {0, 0, 0};  // global index of this rank's cell (0,0,0) (MPI)
+  T dx[3] = {1, 1, 1};        // spacing
 };
 
 template <class T>
@@ -176,7 +177,9 @@ FLUXVIEW_HD void force_at(const ForceArgs<T>& f, int i, int j, int k, T out[3]) 
     out[0] = out[1] = out[2] = T(0);
     return;
   }
-  const T x = f.x0[0] + T(i) * f.dx[0], y = f.x0[1] + T(j) * f.dx[1], z = f.x0[2] + T(k) * f.dx[2];
+  // From the global index, so that a decomposed run forces exactly as a serial one.
+  const T x = f.x0[0] + T(i + f.offset[0]) * f.dx[0], y = f.x0[1] + T(j + f.offset[1]) * f.dx[1],
+          z = f.x0[2] + T(k + f.offset[2]) * f.dx[2];
   using std::cos;
   const T c = cos(f.k[0] * x + f.k[1] * y + f.k[2] * z + f.phase);
   out[0] = f.amp[0] * c;

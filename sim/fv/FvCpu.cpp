@@ -193,7 +193,8 @@ template <class T>
 void fill_ghosts_cpu(const Conserved<T>& u, int nv, const FieldLayout& l, const GhostArgs& g) {
   for (int axis = 0; axis < 3; ++axis) {
     if (l.n[axis] == 1) continue;
-    for (int side = 0; side < 2; ++side) fill_face(u, nv, l, axis, side, g.bc[axis][side]);
+    for (int side = 0; side < 2; ++side)
+      if (g.bc[axis][side] != Bc::neighbour) fill_face(u, nv, l, axis, side, g.bc[axis][side]);
   }
 }
 

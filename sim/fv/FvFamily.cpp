@@ -141,6 +141,7 @@ SolverFamily family() {
       "(Wang, Abel & Kaehler 2010)";
   f.params = fv_params();
   f.default_n = 64;
+  f.supports_mpi = true;
   f.default_length = 1.0;
   f.create = make_solver;
   f.validate = validate;

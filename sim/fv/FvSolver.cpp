@@ -23,6 +23,7 @@
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/Field.hpp"
+#include "sim/core/Parallel.hpp"
 #include "sim/core/Reduce.hpp"
 #include "sim/fv/FvSolver.hpp"
 #include "sim/fv/FvStep.hpp"
@@ -70,8 +71,15 @@ class FvSolver final : public Solver {
     const std::array<int, 3> n{int(p.get_int("grid.nx")), int(p.get_int("grid.ny")),
                                int(p.get_int("grid.nz"))};
     len_ = {p.get_real("grid.lx"), p.get_real("grid.ly"), p.get_real("grid.lz")};
+    // Under MPI this rank holds one box; faces that border another rank take their ghosts
+    // from it (Bc::neighbour), the others keep their physical boundary.
+    std::array<bool, 3> periodic{};
+    for (int a = 0; a < 3; ++a) periodic[a] = resolved_bc(p, a, 0) == "periodic";
+    box_ = parallel::split(n, periodic, kGhost);
+    const std::array<int, 3> local = box_.n;
     grid_ = Grid{};
     grid_.n = n;
+    grid_.offset = box_.offset;
     grid_.ghost = kGhost;
     grid_.centering = Centering::cell;
     for (int a = 0; a < 3; ++a) {
@@ -88,7 +96,11 @@ class FvSolver final : public Solver {
     ph_.p_floor = T(p.get_real("fv.p_floor"));
     cfl_ = p.get_real("fv.cfl");
     for (int a = 0; a < 3; ++a)
-      for (int s = 0; s < 2; ++s) ghosts_.bc[a][s] = parse_bc(resolved_bc(p, a, s));
+      for (int s = 0; s < 2; ++s) {
+        const bool inner = box_.dims[a] > 1 &&
+                           (periodic[a] || (s == 0 ? !box_.at_low_edge(a) : !box_.at_high_edge(a)));
+        ghosts_.bc[a][s] = inner ? Bc::neighbour : parse_bc(resolved_bc(p, a, s));
+      }
     nv_ = p.get_bool("fv.tracer") ? 6 : 5;
     const std::string tile = p.get_string("fv.cuda_tile");
     tile_rows_ = tile == "32x4" || (tile == "auto" && sizeof(T) == 8) ? 4 : 8;
@@ -97,7 +109,7 @@ class FvSolver final : public Solver {
 
     // Build the initial state on the host, then move it to the device field by field.
     std::vector<Field<T>> host;
-    for (int m = 0; m < nv_; ++m) host.emplace_back(n, kGhost, Location::host);
+    for (int m = 0; m < nv_; ++m) host.emplace_back(local, kGhost, Location::host);
     fill_initial(host, p);
     where_ = backend_ == BackendKind::cuda ? Location::device : Location::host;
     const FieldLayout lay = host[0].layout();
@@ -107,8 +119,8 @@ class FvSolver final : public Solver {
     derived_.clear();
     derived_.resize(std::size(kDerived));
     for (int m = 0; m < nv_; ++m) {
-      state_.emplace_back(n, kGhost, where_);
-      stage_.emplace_back(n, kGhost, where_);
+      state_.emplace_back(local, kGhost, where_);
+      stage_.emplace_back(local, kGhost, where_);
       copy_bytes(state_[m].data(), where_, host[m].data(), Location::host, lay.bytes());
     }
     work_ = Buffer();
@@ -120,6 +132,7 @@ class FvSolver final : public Solver {
     fill_ghosts(fields(state_));
     rate_ = where_ == Location::device ? max_rate_cuda(fields(state_), nv_, lay, ph_, inv_dx_)
                                        : max_rate_cpu(fields(state_), nv_, lay, ph_, inv_dx_);
+    reduce_rate();
     check_rate();
     dt_ = next_dt();
   }
@@ -153,7 +166,7 @@ class FvSolver final : public Solver {
       if (name != d.name || (d.what == Derived::tracer && nv_ != 6)) continue;
       Field<T>& out = derived_[i];
       if (out.layout().size != state_[0].layout().size || out.where() != where_)
-        out = Field<T>(grid_.n, kGhost, where_);
+        out = Field<T>(state_[0].layout().n, kGhost, where_);
       const Conserved<T> u = fields(state_);
       if (where_ == Location::device)
         derived_cuda(u, nv_, state_[0].layout(), ph_, d.what, out.data());
@@ -168,8 +181,15 @@ class FvSolver final : public Solver {
 
   std::vector<Diagnostic> diagnostics() override {
     const FieldLayout& l = state_[0].layout();
-    const Totals t = where_ == Location::device ? totals_cuda(fields(state_), nv_, l, ph_)
-                                                : totals_cpu(fields(state_), nv_, l, ph_);
+    Totals t = where_ == Location::device ? totals_cuda(fields(state_), nv_, l, ph_)
+                                          : totals_cpu(fields(state_), nv_, l, ph_);
+    t.mass = parallel::allreduce_sum(t.mass);
+    for (double& m : t.momentum) m = parallel::allreduce_sum(m);
+    t.energy = parallel::allreduce_sum(t.energy);
+    t.tracer_mass = parallel::allreduce_sum(t.tracer_mass);
+    t.mixed_mass = parallel::allreduce_sum(t.mixed_mass);
+    t.max_mach = parallel::allreduce_max(t.max_mach);
+    t.nonfinite = parallel::allreduce_sum(std::int64_t(t.nonfinite));
     double vol = 1;
     for (int a = 0; a < 3; ++a) vol *= grid_.spacing[a];
     std::vector<Diagnostic> d = {
@@ -179,7 +199,7 @@ class FvSolver final : public Solver {
         {"momentum_z", "kg m/s", t.momentum[2] * vol},
         {"energy", "J", t.energy * vol},
         {"max_mach", "", t.max_mach},
-        {"corrected_cells", "", double(corrected())},
+        {"corrected_cells", "", parallel::allreduce_sum(double(corrected()))},
         {"nonfinite_cells", "", double(t.nonfinite)},
     };
     if (nv_ == 6) {
@@ -196,6 +216,8 @@ class FvSolver final : public Solver {
   // the clock and the corrected-cell count. The next dt is recomputed from the state by
   // the same formula the last stage's reduction used, so a restart continues bit-identically.
   SolverState save_state() const override {
+    if (parallel::size() > 1)
+      throw std::runtime_error("checkpoints of runs on several MPI ranks are not supported yet");
     SolverState st;
     st.time = time_;
     st.step = step_;
@@ -240,7 +262,7 @@ class FvSolver final : public Solver {
   std::vector<std::pair<std::string, std::string>> run_facts() const override {
     std::ostringstream bc;
     const char* ax = "xyz";
-    const char* names[3] = {"outflow", "reflecting", "periodic"};
+    const char* names[4] = {"outflow", "reflecting", "periodic", "MPI neighbour"};
     for (int a = 0; a < 3; ++a)
       bc << (a ? " " : "") << ax[a] << ":" << names[int(ghosts_.bc[a][0])] << "/"
          << names[int(ghosts_.bc[a][1])];
@@ -268,6 +290,9 @@ class FvSolver final : public Solver {
       fill_ghosts_cuda(u, nv_, state_[0].layout(), ghosts_);
     else
       fill_ghosts_cpu(u, nv_, state_[0].layout(), ghosts_);
+    if (parallel::size() > 1)
+      for (int m = 0; m < nv_; ++m)
+        parallel::exchange_ghosts(box_, u.f[m], state_[0].layout(), where_);
   }
 
   void run_stage(StageArgs<T>& a) {
@@ -318,11 +343,19 @@ class FvSolver final : public Solver {
     unsigned long long bits = 0;
     copy_bytes(&bits, Location::host, scalar(1), where_, sizeof bits);
     std::memcpy(&rate_, &bits, sizeof rate_);
+    reduce_rate();
     check_rate();
     dt_ = next_dt();
   }
 
   double next_dt() const { return rate_ > 0 ? cfl_ / rate_ : 1.0; }
+
+  // The global maximum signal rate (exact in any order, so every rank and a serial run
+  // take the same dt); a non-finite rate on any rank becomes +inf on all, so all stop.
+  void reduce_rate() {
+    if (parallel::size() == 1) return;
+    rate_ = parallel::allreduce_max(std::isfinite(rate_) ? rate_ : INFINITY);
+  }
 
   void check_rate() const {
     if (std::isfinite(rate_)) return;
@@ -338,7 +371,9 @@ class FvSolver final : public Solver {
   void fill_initial(std::vector<Field<T>>& f, const ParamSet& p) const {
     const std::string init = p.get_string("fv.init");
     const double g = p.get_real("fv.gamma");
-    const auto& n = grid_.n;
+    const auto& n = grid_.n;              // global: which axes are reduced
+    const auto& local = f[0].layout().n;  // this rank's box
+    const auto& off = grid_.offset;
     const double dx[3] = {grid_.spacing[0], grid_.spacing[1], grid_.spacing[2]};
     // Geometry of blast and cloud (absolute coordinates).
     const double bc[3] = {p.get_real("fv.blast_x") * len_[0], p.get_real("fv.blast_y") * len_[1],
@@ -383,10 +418,11 @@ class FvSolver final : public Solver {
     };
 
 #pragma omp parallel for collapse(2) schedule(dynamic, 4)
-    for (int k = 0; k < n[2]; ++k)
-      for (int j = 0; j < n[1]; ++j)
-        for (int i = 0; i < n[0]; ++i) {
-          const double x[3] = {grid_.coord(0, i), grid_.coord(1, j), grid_.coord(2, k)};
+    for (int k = 0; k < local[2]; ++k)
+      for (int j = 0; j < local[1]; ++j)
+        for (int i = 0; i < local[0]; ++i) {
+          const double x[3] = {grid_.coord(0, off[0] + i), grid_.coord(1, off[1] + j),
+                               grid_.coord(2, off[2] + k)};
           double rho = rho_a, pr = p_a, u[3] = {vel[0], vel[1], vel[2]}, c = 0;
           if (init == "shock-tube") {
             const bool left = x[axis] < iface;
@@ -432,6 +468,7 @@ class FvSolver final : public Solver {
   T inv_dx_[3] = {0, 0, 0};
   Physics<T> ph_;
   GhostArgs ghosts_;
+  parallel::LocalBox box_;
   int nv_ = 5;
   int tile_rows_ = 8;
   std::vector<Field<T>> state_, stage_;

@@ -11,7 +11,8 @@
 namespace fluxview::fv {
 
 // Boundary condition of one face of the box.
-enum class Bc : int { outflow = 0, reflecting = 1, periodic = 2 };
+// `neighbour`: the face borders another MPI rank, whose cells fill the ghosts.
+enum class Bc : int { outflow = 0, reflecting = 1, periodic = 2, neighbour = 3 };
 
 // Ghost width: PLM at face i-1/2 reads cells i-2 .. i+1.
 inline constexpr int kGhost = 2;

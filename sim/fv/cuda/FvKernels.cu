@@ -235,6 +235,7 @@ __global__ void ghost_kernel(Conserved<T> u, int nv, FieldLayout l, int axis, Bc
     const int h = int(r % g);
     const int side = int(r / g);
     const Bc bc = side == 0 ? lo : hi;
+    if (bc == Bc::neighbour) continue;  // filled by the MPI exchange
     const int ghost = side == 0 ? -1 - h : n + h;
     const int src = ghost_source(bc, side, h, n);
     int gi[3], si[3];
