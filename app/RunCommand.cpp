@@ -123,7 +123,7 @@ int run_command(const RunOptions& o) {
     if (!find_family(sc.solver).supports_mpi)
       throw ConfigError("the " + sc.solver + " family does not run on several MPI ranks yet (" +
                         std::to_string(parallel::size()) +
-                        " were started); allowed: one process, or the heat family");
+                        " were started); allowed: one process");
     if (o.checkpoint_every > 0 || restart)
       throw ConfigError(
           "--checkpoint-every and --restart are not supported on several MPI ranks yet");
