@@ -15,6 +15,6 @@ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 cmake --build build-fuzz --target fuzz_scenario -j"$(nproc)"
 mkdir -p build-fuzz/corpus
 cd build-fuzz
-./tests/fuzz/fuzz_scenario -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+./tests/fuzz/fuzz_scenario -seed="${FUZZ_SEED:-1}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
   corpus ../tests/fuzz/corpus 2>&1 | tail -n 15
 echo "fuzz.sh: ${seconds} s of fuzzing the scenario parser found no crash"

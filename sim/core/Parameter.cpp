@@ -203,7 +203,9 @@ void ParamSet::assign(const std::string& key, const ParamValue& value, const std
     case ParamType::integer: {
       if (std::holds_alternative<double>(v)) {
         const double d = std::get<double>(v);
-        if (d != std::floor(d)) throw reject("is not an integer");
+        if (!std::isfinite(d) || d != std::floor(d)) throw reject("is not an integer");
+        // Range first: converting a double beyond int64 is undefined (found by tests/fuzz).
+        if (d < s->min || d > s->max) throw reject("is out of range");
         v = std::int64_t(d);
       }
       if (!std::holds_alternative<std::int64_t>(v)) throw reject("has the wrong type");

@@ -63,3 +63,11 @@ TEST(ParamSet, WrongTypesAndUnknownKeysAreRefused) {
   EXPECT_NE(error_of([&] { p.assign_text("a.x", "nan", "--set"); }).find("finite"),
             std::string::npos);
 }
+
+TEST(ParamSet, HugeRealForAnIntegerIsOutOfRangeNotUndefined) {
+  // Found by the fuzzer: 1e26 was converted to int64 before the range check.
+  ParamSet p = sample();
+  EXPECT_NE(error_of([&] { p.assign("a.n", 1e26, "file"); }).find("is out of range"), std::string::npos);
+  EXPECT_NE(error_of([&] { p.assign("a.n", -1e300, "file"); }).find("is out of range"), std::string::npos);
+  EXPECT_EQ(p.get_int("a.n"), 4);
+}
