@@ -11,6 +11,7 @@
 
 #include "insitu/snapshot/RunRecord.hpp"
 #include "sim/core/ConfigError.hpp"
+#include "sim/core/Parallel.hpp"
 #include "sim/core/SolverFamily.hpp"
 
 namespace fluxview {
@@ -98,6 +99,10 @@ std::uint32_t content_crc(const Checkpoint& c) {
 
 void write_checkpoint(const std::filesystem::path& path, const Scenario& scenario,
                       const Solver& solver) {
+  // A checkpoint holds one process's whole state; a decomposed run would need every
+  // rank's piece (not written yet, docs/parallel.md).
+  if (parallel::size() > 1)
+    throw std::runtime_error("checkpoints of runs on several MPI ranks are not supported yet");
   Checkpoint c;
   c.solver = scenario.solver;
   c.scenario = scenario.name;

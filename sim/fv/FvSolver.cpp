@@ -216,8 +216,6 @@ class FvSolver final : public Solver {
   // the clock and the corrected-cell count. The next dt is recomputed from the state by
   // the same formula the last stage's reduction used, so a restart continues bit-identically.
   SolverState save_state() const override {
-    if (parallel::size() > 1)
-      throw std::runtime_error("checkpoints of runs on several MPI ranks are not supported yet");
     SolverState st;
     st.time = time_;
     st.step = step_;
