@@ -26,7 +26,7 @@ void PrintTo(const Case& c, std::ostream* os) {
 class FdGpu : public ::testing::TestWithParam<Case> {};
 
 double max_rel_diff(const Solver& a, const Solver& b, const std::string& f) {
-  const auto x = fd::test::values(a, f), y = fd::test::values(b, f);
+  const auto x = fd::test::interior_values(a, f), y = fd::test::interior_values(b, f);
   double d = 0, m = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
     d = std::max(d, std::fabs(x[i] - y[i]));
@@ -48,8 +48,8 @@ TEST_P(FdGpu, MatchesCpuAfter100Steps) {
                                         "fd.f0=0.01",
                                         "fd.seed=3",
                                         std::string("fd.method=") + c.method};
-  auto gpu = fd::test::make("fd/forced-turbulence", set, BackendKind::cuda, c.precision);
-  auto cpu = fd::test::make("fd/forced-turbulence", set, BackendKind::cpu, c.precision);
+  auto gpu = fd::test::make_solver("fd/forced-turbulence", set, BackendKind::cuda, c.precision);
+  auto cpu = fd::test::make_solver("fd/forced-turbulence", set, BackendKind::cpu, c.precision);
   gpu->advance(100);
   gpu->synchronize();
   cpu->advance(100);
@@ -92,8 +92,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(FdGpuSpectrum, SpectrumOfDeviceFieldsMatchesHost) {
   if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda::no_device_reason();
   const std::vector<std::string> set = {"grid.n=32", "fd.init=random", "fd.u0=0.3"};
-  auto gpu = fd::test::make("fd/forced-turbulence", set, BackendKind::cuda);
-  auto cpu = fd::test::make("fd/forced-turbulence", set, BackendKind::cpu);
+  auto gpu = fd::test::make_solver("fd/forced-turbulence", set, BackendKind::cuda);
+  auto cpu = fd::test::make_solver("fd/forced-turbulence", set, BackendKind::cpu);
   const auto a = fd::kinetic_spectrum(*gpu), b = fd::kinetic_spectrum(*cpu);
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t k = 0; k < a.size(); ++k) EXPECT_NEAR(a[k].second, b[k].second, 1e-12) << k;

@@ -22,14 +22,14 @@ const double kPi = std::numbers::pi;
 // below the spatial error of the finest grid (~1e-8).
 double viscous_decay_error(int n, const std::string& method, Precision p = Precision::f64) {
   const double nu = 0.05, t_end = 20.0, u0 = 0.1;  // nu k^2 t = 1
-  auto s = test::make("fd/viscous-decay",
-                      {"grid.nx=" + std::to_string(n), "grid.ny=1", "grid.nz=1", "fd.k=1",
-                       "fd.nu=0.05", "fd.u0=0.1", "fd.dt=0.02", "fd.method=" + method},
-                      BackendKind::cpu, p);
+  auto s = fluxview::test::make_solver("fd/viscous-decay",
+                             {"grid.nx=" + std::to_string(n), "grid.ny=1", "grid.nz=1", "fd.k=1",
+                              "fd.nu=0.05", "fd.u0=0.1", "fd.dt=0.02", "fd.method=" + method},
+                             BackendKind::cpu, p);
   s->advance_until(t_end, 1 << 20);
   EXPECT_NEAR(s->time(), t_end, 1e-9);
-  const auto uy = test::values(*s, "uy");
-  const auto ux = test::values(*s, "ux");
+  const auto uy = fluxview::test::interior_values(*s, "uy");
+  const auto ux = fluxview::test::interior_values(*s, "ux");
   const Grid& g = s->grid();
   double err = 0;
   for (int i = 0; i < n; ++i) {
@@ -49,8 +49,8 @@ struct Spread {
 Spread directional_spread(const Solver& s) {
   const Grid& g = s.grid();
   const int n = g.n[0];
-  const auto lnrho = test::values(s, "lnrho"), ux = test::values(s, "ux"),
-             uy = test::values(s, "uy"), uz = test::values(s, "uz");
+  const auto lnrho = fluxview::test::interior_values(s, "lnrho"), ux = fluxview::test::interior_values(s, "ux"),
+             uy = fluxview::test::interior_values(s, "uy"), uz = fluxview::test::interior_values(s, "uz");
   auto at = [&](const std::vector<double>& f, double x, double y, double z) {
     // Cell-centred, periodic: position in cells from the first centre.
     const double q[3] = {x / g.spacing[0] - 0.5, y / g.spacing[1] - 0.5, z / g.spacing[2] - 0.5};
@@ -102,7 +102,7 @@ Spread directional_spread(const Solver& s) {
 }
 
 double max_rel_diff(const Solver& a, const Solver& b, const std::string& f) {
-  const auto x = test::values(a, f), y = test::values(b, f);
+  const auto x = fluxview::test::interior_values(a, f), y = fluxview::test::interior_values(b, f);
   double d = 0, m = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
     d = std::max(d, std::fabs(x[i] - y[i]));
@@ -135,24 +135,25 @@ TEST(FdPhysics, ViscousDecayInFloatReachesSinglePrecisionAccuracy) {
 TEST(FdPhysics, ViscousDecayConservesMassToRoundOff) {
   // Constant density and a divergence-free flow: d ln rho/dt = 0 in exact arithmetic and
   // in the discretisation, so the mass changes only by round-off.
-  auto s = test::make("fd/viscous-decay", {"grid.n=16"});
-  const double m0 = test::diagnostic(*s, "mass");
+  auto s = fluxview::test::make_solver("fd/viscous-decay", {"grid.n=16"});
+  const double m0 = fluxview::test::diagnostic(*s, "mass");
   EXPECT_NEAR(m0, std::pow(2 * kPi, 3), 1e-9);
   s->advance(20);
-  EXPECT_LT(std::fabs(test::diagnostic(*s, "mass") / m0 - 1), 1e-14);
+  EXPECT_LT(std::fabs(fluxview::test::diagnostic(*s, "mass") / m0 - 1), 1e-14);
 }
 
 TEST(FdPhysics, RadialExplosionStaysSphericallySymmetric) {
   // 32^3 in a box of side 4 (dx = 0.125, d_shell = 1.6 dx), nu = 0.02 (Re = u_ampl
   // r_shell / nu = 40), 12 steps to t = 0.3. The 7 directional sums of rho and |u| agree
   // to 5e-4 and 5e-3 (measured: 2.1e-4 and 1.7e-3; the sampling alone gives 3e-5 at t = 0).
-  auto s = test::make("fd/radial-explosion", {"grid.n=32", "grid.lx=4", "grid.ly=4", "grid.lz=4",
-                                              "fd.nu=0.02", "fd.method=55point", "fd.dt=0.025"});
+  auto s =
+      fluxview::test::make_solver("fd/radial-explosion", {"grid.n=32", "grid.lx=4", "grid.ly=4", "grid.lz=4",
+                                                "fd.nu=0.02", "fd.method=55point", "fd.dt=0.025"});
   const Spread before = directional_spread(*s);
-  const double m0 = test::diagnostic(*s, "mass");
+  const double m0 = fluxview::test::diagnostic(*s, "mass");
   s->advance(12);
   const Spread after = directional_spread(*s);
-  const double m1 = test::diagnostic(*s, "mass");
+  const double m1 = fluxview::test::diagnostic(*s, "mass");
   std::printf(
       "explosion: t = %.3f, spread rho %.3e (initial %.3e), |u| %.3e (initial %.3e), mass "
       "drift %.3e\n",
@@ -164,7 +165,7 @@ TEST(FdPhysics, RadialExplosionStaysSphericallySymmetric) {
   // The log form of the continuity equation is not conservative: mass changes at the
   // level of the truncation error, not of round-off (the paper's sect. 6 notes it too).
   EXPECT_LT(std::fabs(m1 / m0 - 1), 1e-5);
-  EXPECT_EQ(test::diagnostic(*s, "nonfinite_cells"), 0);
+  EXPECT_EQ(fluxview::test::diagnostic(*s, "nonfinite_cells"), 0);
 }
 
 TEST(FdPhysics, TwoMethodsAgreeToTruncationError) {
@@ -174,7 +175,7 @@ TEST(FdPhysics, TwoMethodsAgreeToTruncationError) {
   // differ only by the truncation error of the two grad div u discretisations, which
   // shrinks at high order (measured 3.0e-5 -> 9.5e-7, order 5.0, approaching 6).
   auto run = [](int n, const char* method) {
-    auto s = test::make(
+    auto s = fluxview::test::make_solver(
         "fd/radial-explosion",
         {"grid.nx=" + std::to_string(n), "grid.ny=" + std::to_string(n), "grid.nz=1", "fd.nu=0.02",
          "fd.dt=0.005", "fd.init=random", "fd.u0=0.5", std::string("fd.method=") + method});
@@ -198,9 +199,9 @@ TEST(FdPhysics, ViscousDecayScenarioMatchesTheExactSolution) {
   // The built-in scenario (k = 2, nu = 0.05, automatic dt, to t = 5), 32 cells along x as
   // shipped, y and z thinned to 8 cells to keep CI fast. The error is the sixth-order
   // spatial one, (k dx)^6 / 560 nu k^2 t = 6.5e-6 of the amplitude.
-  auto s = test::make("fd/viscous-decay", {"grid.ny=8", "grid.nz=8"});
+  auto s = fluxview::test::make_solver("fd/viscous-decay", {"grid.ny=8", "grid.nz=8"});
   s->advance_until(5.0, 1 << 20);
-  const auto uy = test::values(*s, "uy");
+  const auto uy = fluxview::test::interior_values(*s, "uy");
   const Grid& g = s->grid();
   const double amp = 0.1 * std::exp(-0.05 * 4 * 5.0);
   double err = 0;
@@ -218,7 +219,7 @@ TEST(FdPhysics, ForcingPutsTheEnergyAtTheForcedScale) {
   // From rest, 40 forced steps at 16^3 with shell 1 <= |k| <= 2: nearly all kinetic
   // energy sits in shells 1 and 2 (the cascade has not had time to move much), and the
   // energy grows.
-  auto s = test::make("fd/forced-turbulence", {"grid.n=16", "fd.nu=0.01", "fd.f0=0.05"});
+  auto s = fluxview::test::make_solver("fd/forced-turbulence", {"grid.n=16", "fd.nu=0.01", "fd.f0=0.05"});
   s->advance(40);
   const auto e = kinetic_spectrum(*s);
   double total = 0;

@@ -139,18 +139,18 @@ TEST(FdForcing, GeneratorIsDeterministicAndItsStateRestores) {
 
 TEST(FdForcing, SolverExposesAndRestoresTheForcingState) {
   const std::vector<std::string> set = {"grid.n=8", "fd.forcing=true", "fd.init=rest", "fd.seed=5"};
-  auto a = test::make("fd/forced-turbulence", set);
+  auto a = fluxview::test::make_solver("fd/forced-turbulence", set);
   a->advance(2);
   auto* fa = dynamic_cast<FdSolverBase*>(a.get());
   ASSERT_NE(fa, nullptr);
   const auto st = fa->forcing_rng_state();
-  auto b = test::make("fd/forced-turbulence", set);
+  auto b = fluxview::test::make_solver("fd/forced-turbulence", set);
   auto* fb = dynamic_cast<FdSolverBase*>(b.get());
   b->advance(2);
   EXPECT_EQ(fb->forcing_rng_state(), st);
   a->advance(3);
   b->advance(3);
-  EXPECT_EQ(test::values(*a, "ux"), test::values(*b, "ux"));
+  EXPECT_EQ(fluxview::test::interior_values(*a, "ux"), fluxview::test::interior_values(*b, "ux"));
   EXPECT_NEAR(fa->forcing_mean_k(), 1.526, 1e-3);
   bool has_seed = false;
   for (const auto& [k, v] : a->run_facts())
@@ -160,8 +160,8 @@ TEST(FdForcing, SolverExposesAndRestoresTheForcingState) {
 
 TEST(FdSpectrum, SineWaveHasAllItsEnergyInItsShell) {
   // u_y = u0 sin(3 x): E(3) = <u^2>/2 = u0^2 / 4, every other shell empty.
-  auto s = test::make("fd/viscous-decay",
-                      {"grid.nx=32", "grid.ny=8", "grid.nz=8", "fd.k=3", "fd.u0=0.2"});
+  auto s = fluxview::test::make_solver("fd/viscous-decay",
+                             {"grid.nx=32", "grid.ny=8", "grid.nz=8", "fd.k=3", "fd.u0=0.2"});
   const auto e = kinetic_spectrum(*s);
   ASSERT_GT(e.size(), 3u);
   double total = 0;
@@ -200,15 +200,15 @@ TEST(FdScenarios, BuiltinsLoad) {
 TEST(FdCheckpoint, SaveAndLoadContinueBitIdentically) {
   const std::vector<std::string> set = {"grid.nx=16",     "grid.ny=12",      "grid.nz=1",
                                         "fd.init=random", "fd.forcing=true", "fd.seed=9"};
-  auto a = test::make("fd/forced-turbulence", set);
+  auto a = fluxview::test::make_solver("fd/forced-turbulence", set);
   a->advance(3);
   const SolverState st = a->save_state();
   a->advance(4);
-  auto b = test::make("fd/forced-turbulence", set);
+  auto b = fluxview::test::make_solver("fd/forced-turbulence", set);
   b->load_state(st);
   EXPECT_EQ(b->step(), 3);
   b->advance(4);
   EXPECT_EQ(a->time(), b->time());
   for (const char* f : {"lnrho", "ux", "uy", "uz"})
-    EXPECT_EQ(test::values(*a, f), test::values(*b, f)) << f;
+    EXPECT_EQ(fluxview::test::interior_values(*a, f), fluxview::test::interior_values(*b, f)) << f;
 }

@@ -34,7 +34,7 @@ TEST(FvConservation, PeriodicConservesEverything) {
   for (const char* riemann : {"hllc", "hll"}) {
     auto o = moving_blast("periodic");
     o.push_back(std::string("fv.riemann=") + riemann);
-    auto s = make_fv("fv/sedov", o);
+    auto s = make_solver("fv/sedov", o);
     const Totals a = totals(*s);
     const double tracer0 = diagnostic(*s, "tracer_mass");
     s->advance(30);
@@ -56,7 +56,7 @@ TEST(FvConservation, PeriodicConservesEverything) {
 TEST(FvConservation, ReflectingConservesMassAndEnergy) {
   auto o = moving_blast("reflecting");
   o.push_back("fv.bc_z=periodic");
-  auto s = make_fv("fv/sedov", o);
+  auto s = make_solver("fv/sedov", o);
   const Totals a = totals(*s);
   s->advance(30);
   const Totals b = totals(*s);
@@ -69,7 +69,7 @@ TEST(FvConservation, ReflectingConservesMassAndEnergy) {
 }
 
 TEST(FvConservation, FloatConservesToItsRoundOff) {
-  auto s = make_fv("fv/sedov", moving_blast("periodic"), BackendKind::cpu, Precision::f32);
+  auto s = make_solver("fv/sedov", moving_blast("periodic"), BackendKind::cpu, Precision::f32);
   const Totals a = totals(*s);
   s->advance(30);
   const Totals b = totals(*s);
@@ -79,7 +79,7 @@ TEST(FvConservation, FloatConservesToItsRoundOff) {
 }
 
 TEST(FvConservation, TwoDimensionalShearLayerConserves) {
-  auto s = make_fv("fv/kelvin-helmholtz", {"grid.nx=64", "grid.ny=64"});
+  auto s = make_solver("fv/kelvin-helmholtz", {"grid.nx=64", "grid.ny=64"});
   const Totals a = totals(*s);
   s->advance(40);
   const Totals b = totals(*s);

@@ -22,7 +22,7 @@ namespace {
 double max_relative_difference(const Solver& cpu, const Solver& gpu) {
   double worst = 0;
   for (const auto& f : cpu.fields()) {
-    const auto a = interior(cpu, f.name), b = interior(gpu, f.name);
+    const auto a = interior_values(cpu, f.name), b = interior_values(gpu, f.name);
     double scale = 0, diff = 0;
     for (std::size_t i = 0; i < a.size(); ++i) {
       scale = std::max(scale, std::fabs(a[i]));
@@ -37,8 +37,8 @@ double max_relative_difference(const Solver& cpu, const Solver& gpu) {
 
 void compare(const std::string& scenario, const std::vector<std::string>& o, int steps, Precision p,
              double tol) {
-  auto cpu = make_fv(scenario, o, BackendKind::cpu, p);
-  auto gpu = make_fv(scenario, o, BackendKind::cuda, p);
+  auto cpu = make_solver(scenario, o, BackendKind::cpu, p);
+  auto gpu = make_solver(scenario, o, BackendKind::cuda, p);
   cpu->advance(steps);
   gpu->advance(steps);
   gpu->synchronize();
@@ -91,9 +91,9 @@ TEST(FvCuda, ReducedAxesMatchCpu) {
 
 TEST(FvCuda, ConservesOnTheDevice) {
   FLUXVIEW_NEED_CUDA();
-  auto s = make_fv("fv/sedov",
-                   {"grid.n=64", "fv.blast_x=0.3", "fv.ux=0.5", "fv.uy=-0.25", "fv.bc=periodic"},
-                   BackendKind::cuda, Precision::f64);
+  auto s = make_solver(
+      "fv/sedov", {"grid.n=64", "fv.blast_x=0.3", "fv.ux=0.5", "fv.uy=-0.25", "fv.bc=periodic"},
+      BackendKind::cuda, Precision::f64);
   const double m0 = diagnostic(*s, "mass"), e0 = diagnostic(*s, "energy"),
                px0 = diagnostic(*s, "momentum_x");
   s->advance(200);
@@ -106,7 +106,7 @@ TEST(FvCuda, Sedov128ShockRadiusWithinThreePercent) {
   FLUXVIEW_NEED_CUDA();
   const double t = 0.1;
   for (Precision p : {Precision::f64, Precision::f32}) {
-    auto s = make_fv("fv/sedov", {"grid.n=128"}, BackendKind::cuda, p);
+    auto s = make_solver("fv/sedov", {"grid.n=128"}, BackendKind::cuda, p);
     run_until(*s, t);
     const double c[3] = {0.5, 0.5, 0.5};
     const double r = shock_radius(*s, c, 1.0), want = sedov_radius(1.0, t, 1.0);
@@ -116,7 +116,7 @@ TEST(FvCuda, Sedov128ShockRadiusWithinThreePercent) {
     EXPECT_NEAR(r / want, 1.0, 0.03);
     // Spherical: the shock is as far along the axes as along the diagonals (within two
     // cells, the staircase of a sphere on a grid).
-    const auto rho = interior(*s, "rho");
+    const auto rho = interior_values(*s, "rho");
     const double peak = *std::max_element(rho.begin(), rho.end());
     const double dirs[4][3] = {{1, 0, 0}, {0, -1, 0}, {1, 1, 1}, {-1, 1, -1}};
     double lo = 1e30, hi = 0;
@@ -137,7 +137,7 @@ TEST(FvCuda, CloudDisruptionMixesCloudMaterial) {
   // The default scenario (256^3, cloud radius 16 cells) in float: the blast reaches the
   // cloud near t = 0.014 and shreds it; the mixed fraction of cloud material rises from
   // the cut cells of the initial surface.
-  auto s = make_fv("fv/cloud-disruption", {}, BackendKind::cuda, Precision::f32);
+  auto s = make_solver("fv/cloud-disruption", {}, BackendKind::cuda, Precision::f32);
   const double m0 = diagnostic(*s, "mixed_fraction"), c0 = diagnostic(*s, "tracer_mass");
   std::printf("cloud-disruption 256^3 float: t mixed_fraction tracer_mass corrected_cells\n");
   std::printf("  %.3f %.4f %.6g %g\n", 0.0, m0, c0, diagnostic(*s, "corrected_cells"));
@@ -162,19 +162,19 @@ TEST(FvCuda, FallbackAndFloorsOnTheDevice) {
   const std::vector<std::string> o = {"grid.nx=200",    "fv.left_rho=1",   "fv.right_rho=1",
                                       "fv.left_p=1e-7", "fv.right_p=1e-7", "fv.left_u=10",
                                       "fv.right_u=-10", "fv.p_floor=1e-12"};
-  auto cpu = make_fv("fv/sod", o, BackendKind::cpu, Precision::f32);
-  auto gpu = make_fv("fv/sod", o, BackendKind::cuda, Precision::f32);
+  auto cpu = make_solver("fv/sod", o, BackendKind::cpu, Precision::f32);
+  auto gpu = make_solver("fv/sod", o, BackendKind::cuda, Precision::f32);
   run_until(*cpu, 0.02);
   run_until(*gpu, 0.02);
   const double cc = diagnostic(*cpu, "corrected_cells"), gc = diagnostic(*gpu, "corrected_cells");
   std::printf("cold streams float: corrected cells cpu %g, cuda %g\n", cc, gc);
   EXPECT_GT(gc, 100);
   EXPECT_NEAR(gc, cc, 0.2 * cc);
-  const auto a = interior(*cpu, "rho"), b = interior(*gpu, "rho");
+  const auto a = interior_values(*cpu, "rho"), b = interior_values(*gpu, "rho");
   double diff = 0;
   for (std::size_t i = 0; i < a.size(); ++i) diff = std::max(diff, std::fabs(a[i] - b[i]));
   EXPECT_LT(diff, 1e-4 * 6);
-  const auto p = interior(*gpu, "p");
+  const auto p = interior_values(*gpu, "p");
   EXPECT_GT(*std::min_element(p.begin(), p.end()), 0.0);
   EXPECT_EQ(diagnostic(*gpu, "nonfinite_cells"), 0);
 }

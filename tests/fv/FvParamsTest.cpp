@@ -97,13 +97,13 @@ TEST(FvPhysics, FluxesAreConsistentAndHllcKeepsAContact) {
 }
 
 TEST(FvSolverApi, FieldsAndDerivedViews) {
-  auto s = fluxview::fv::test::make_fv("fv/kelvin-helmholtz", {"grid.nx=32", "grid.ny=16"});
+  auto s = fluxview::fv::test::make_solver("fv/kelvin-helmholtz", {"grid.nx=32", "grid.ny=16"});
   std::vector<std::string> names;
   for (const auto& f : s->fields()) names.push_back(f.name);
   EXPECT_EQ(names, (std::vector<std::string>{"rho", "ux", "uy", "uz", "p", "tracer"}));
-  const auto p = fluxview::fv::test::interior(*s, "p");
+  const auto p = fluxview::fv::test::interior_values(*s, "p");
   for (double v : p) EXPECT_NEAR(v, 2.5, 1e-12);
-  const auto c = fluxview::fv::test::interior(*s, "tracer");
+  const auto c = fluxview::fv::test::interior_values(*s, "tracer");
   EXPECT_DOUBLE_EQ(*std::max_element(c.begin(), c.end()), 1.0);
   EXPECT_THROW(s->view("T"), std::out_of_range);
   EXPECT_EQ(s->grid().ghost, 2);
@@ -111,25 +111,26 @@ TEST(FvSolverApi, FieldsAndDerivedViews) {
 }
 
 TEST(FvSolverApi, RestartFromSavedStateIsBitIdentical) {
-  using fluxview::fv::test::make_fv;
+  using fluxview::test::make_solver;
   for (Precision p : {Precision::f64, Precision::f32}) {
     const std::vector<std::string> o = {"grid.n=12", "fv.cloud_radius=0.15", "fv.tracer=true",
                                         "fv.blast_radius=0.3"};
-    auto a = make_fv("fv/sedov", o, BackendKind::cpu, p);
+    auto a = make_solver("fv/sedov", o, BackendKind::cpu, p);
     a->advance(7);
     const SolverState st = a->save_state();
     a->advance(9);
-    auto b = make_fv("fv/sedov", o, BackendKind::cpu, p);
+    auto b = make_solver("fv/sedov", o, BackendKind::cpu, p);
     b->load_state(st);
     b->advance(9);
     EXPECT_EQ(b->time(), a->time());
     EXPECT_EQ(b->step(), a->step());
     for (const char* f : {"rho", "ux", "p", "tracer"}) {
-      const auto x = fluxview::fv::test::interior(*a, f), y = fluxview::fv::test::interior(*b, f);
+      const auto x = fluxview::fv::test::interior_values(*a, f),
+                 y = fluxview::fv::test::interior_values(*b, f);
       EXPECT_EQ(x, y) << f;
     }
   }
-  auto c = make_fv("fv/sedov", {"grid.n=8"});
-  auto d = make_fv("fv/sedov", {"grid.n=8", "fv.tracer=true"});
+  auto c = make_solver("fv/sedov", {"grid.n=8"});
+  auto d = make_solver("fv/sedov", {"grid.n=8", "fv.tracer=true"});
   EXPECT_THROW(c->load_state(d->save_state()), std::runtime_error);
 }

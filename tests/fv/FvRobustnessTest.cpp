@@ -26,10 +26,10 @@ TEST(FvRobustness, StreamsFlyingApartStayPositive) {
   for (const char* rs : {"hllc", "hll", "llf"}) {
     for (double u : {2.0, 20.0}) {
       for (Precision p : {Precision::f64, Precision::f32}) {
-        auto s = make_fv("fv/sod", vacuum(u, rs), BackendKind::cpu, p);
+        auto s = make_solver("fv/sod", vacuum(u, rs), BackendKind::cpu, p);
         const double m0 = diagnostic(*s, "mass");
         run_until(*s, 0.1);
-        const auto rho = interior(*s, "rho"), pr = interior(*s, "p");
+        const auto rho = interior_values(*s, "rho"), pr = interior_values(*s, "p");
         const double corrected = diagnostic(*s, "corrected_cells");
         std::printf("u = +-%g %s %s: min rho %.3g, min p %.3g, corrected cells %g\n", u, rs,
                     p == Precision::f64 ? "double" : "float",
@@ -54,12 +54,12 @@ TEST(FvRobustness, ColdCollidingStreamsUseTheFallback) {
   // pressure of the cold gas is below the round-off of its total energy, so updates
   // with p <= 0 occur and must be corrected, never passed on.
   for (Precision p : {Precision::f64, Precision::f32}) {
-    auto s = make_fv("fv/sod",
-                     {"grid.nx=200", "fv.left_rho=1", "fv.right_rho=1", "fv.left_p=1e-7",
-                      "fv.right_p=1e-7", "fv.left_u=10", "fv.right_u=-10", "fv.p_floor=1e-12"},
-                     BackendKind::cpu, p);
+    auto s = make_solver("fv/sod",
+                         {"grid.nx=200", "fv.left_rho=1", "fv.right_rho=1", "fv.left_p=1e-7",
+                          "fv.right_p=1e-7", "fv.left_u=10", "fv.right_u=-10", "fv.p_floor=1e-12"},
+                         BackendKind::cpu, p);
     run_until(*s, 0.02);
-    const auto rho = interior(*s, "rho"), pr = interior(*s, "p");
+    const auto rho = interior_values(*s, "rho"), pr = interior_values(*s, "p");
     std::printf("cold streams %s: min rho %.3g, min p %.3g, max rho %.3g, corrected cells %g\n",
                 p == Precision::f64 ? "double" : "float", *std::min_element(rho.begin(), rho.end()),
                 *std::min_element(pr.begin(), pr.end()), *std::max_element(rho.begin(), rho.end()),

@@ -18,10 +18,10 @@ using namespace fluxview::fv::test;
 
 TEST(FvSedov, OctantShockRadiusWithinFivePercent) {
   const double t = 0.05;
-  auto s =
-      make_fv("fv/sedov", {"grid.n=32", "grid.lx=0.5", "grid.ly=0.5", "grid.lz=0.5", "fv.blast_x=0",
-                           "fv.blast_y=0", "fv.blast_z=0", "fv.bc_xmin=reflecting",
-                           "fv.bc_ymin=reflecting", "fv.bc_zmin=reflecting"});
+  auto s = make_solver(
+      "fv/sedov",
+      {"grid.n=32", "grid.lx=0.5", "grid.ly=0.5", "grid.lz=0.5", "fv.blast_x=0", "fv.blast_y=0",
+       "fv.blast_z=0", "fv.bc_xmin=reflecting", "fv.bc_ymin=reflecting", "fv.bc_zmin=reflecting"});
   run_until(*s, t);
   const double c[3] = {0, 0, 0};
   const double r = shock_radius(*s, c, 1.0), want = sedov_radius(1.0, t, 1.0);
@@ -35,9 +35,9 @@ TEST(FvSedov, BlastIsSymmetricOnTheGrid) {
   // A centred blast on an even grid: mirror images and axis permutations of the density
   // agree to round-off, and the shock is as far along an axis as along a diagonal.
   const int n = 24;
-  auto s = make_fv("fv/sedov", {"grid.n=24"});
+  auto s = make_solver("fv/sedov", {"grid.n=24"});
   run_until(*s, 0.02);
-  const auto rho = interior(*s, "rho");
+  const auto rho = interior_values(*s, "rho");
   auto at = [&](int i, int j, int k) { return rho[(std::int64_t(k) * n + j) * n + i]; };
   double mirror = 0, perm = 0, peak = 0;
   for (int k = 0; k < n; ++k)

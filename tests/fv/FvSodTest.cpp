@@ -22,9 +22,9 @@ double sod_l1(int n, const std::vector<std::string>& extra = {},
               Precision precision = Precision::f64) {
   std::vector<std::string> o = {"grid.nx=" + std::to_string(n)};
   o.insert(o.end(), extra.begin(), extra.end());
-  auto s = make_fv("fv/sod", o, BackendKind::cpu, precision);
+  auto s = make_solver("fv/sod", o, BackendKind::cpu, precision);
   run_until(*s, 0.14);
-  const auto rho = interior(*s, "rho");
+  const auto rho = interior_values(*s, "rho");
   double err = 0;
   for (int i = 0; i < n; ++i) {
     const double x = s->grid().coord(0, i);
@@ -81,11 +81,11 @@ TEST(FvSod, SameAlongXYZ) {
     std::vector<std::string> o = {"grid.nx=1", "grid.ny=1", "grid.nz=1",
                                   std::string("grid.n") + ax + "=" + std::to_string(n),
                                   std::string("fv.axis=") + ax};
-    auto s = make_fv("fv/sod", o);
+    auto s = make_solver("fv/sod", o);
     run_until(*s, 0.14);
-    const auto rho = interior(*s, "rho");
+    const auto rho = interior_values(*s, "rho");
     const std::string un = std::string("u") + ax;
-    const auto u = interior(*s, un);
+    const auto u = interior_values(*s, un);
     ASSERT_EQ(rho.size(), std::size_t(n));
     if (ref.empty()) {
       ref = rho;

@@ -11,43 +11,24 @@
 #include "sim/core/FieldView.hpp"
 #include "sim/core/Scenario.hpp"
 #include "sim/core/SolverFamily.hpp"
+#include "tests/support/SolverTestUtil.hpp"
 
 namespace fluxview::fv::test {
 
-inline std::unique_ptr<Solver> make_fv(const std::string& scenario,
-                                       const std::vector<std::string>& overrides,
-                                       BackendKind backend = BackendKind::cpu,
-                                       Precision precision = Precision::f64) {
-  const Scenario s = load_scenario(scenario, overrides);
-  auto solver = find_family(s.solver).create(backend, precision);
-  solver->reset(s.params);
-  return solver;
-}
+using fluxview::test::diagnostic;
+using fluxview::test::interior_values;
+using fluxview::test::make_solver;
 
 inline void run_until(Solver& s, double t) {
   while (s.time() < t * (1 - 1e-14)) s.advance_until(t, std::int64_t(1) << 30);
   s.synchronize();
 }
 
-inline double diagnostic(Solver& s, const std::string& name) {
-  for (const auto& d : s.diagnostics())
-    if (d.name == name) return d.value;
-  throw std::out_of_range("no diagnostic " + name);
-}
-
-// The interior of a field as doubles, x fastest.
-inline std::vector<double> interior(const Solver& s, const std::string& field) {
-  const HostArray h = gather_interior(s.view(field));
-  std::vector<double> v(h.count());
-  for (std::int64_t i = 0; i < h.count(); ++i) v[i] = h.at(i);
-  return v;
-}
-
 // Shock radius of a blast centred at c (absolute coordinates) from the density: the
 // density averaged in shells one cell thick, then the radius outside the shell of
 // largest density where the average falls half-way from that peak to the ambient value.
 inline double shock_radius(const Solver& s, const double c[3], double rho_ambient) {
-  const auto rho = interior(s, "rho");
+  const auto rho = interior_values(s, "rho");
   const Grid& g = s.grid();
   const double dr = g.spacing[0];
   const int bins = int(2 * g.n[0] + 2);
