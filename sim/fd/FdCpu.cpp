@@ -63,6 +63,7 @@ void substep_cpu(Formulation form, const SubstepArgs<T>& a) {
       }
     T* d = a.div;
     fill_ghosts_cpu(&d, 1, l);
+    if (a.div_ghost_hook) a.div_ghost_hook(a.hook_context, d);
   }
 #pragma omp parallel for collapse(2) schedule(static) if (par)
   for (int k = 0; k < l.n[2]; ++k)

@@ -3,7 +3,6 @@
 #include <sstream>
 
 #include "sim/core/ConfigError.hpp"
-#include "sim/core/Parallel.hpp"
 #include "sim/fd/FdForcing.hpp"
 #include "sim/fd/FdSolver.hpp"
 #include "sim/fd/FdStep.hpp"
@@ -64,13 +63,6 @@ std::string fmt(double v) {
 }
 
 void validate(const ParamSet& p) {
-  // The two-pass methods fill the ghosts of the div u field between their passes, inside
-  // the substep; across MPI ranks that exchange is not done yet.
-  if (parallel::size() > 1 &&
-      formulation_of(parse_method(p.get_string("fd.method"))) == Formulation::m19)
-    throw ConfigError(
-        "fd.method = " + p.get_string("fd.method") +
-        " (two-pass) does not run on several MPI ranks yet; allowed there: 55point or direct55");
   const char* nk[3] = {"grid.nx", "grid.ny", "grid.nz"};
   for (const char* k : nk) {
     const auto n = p.get_int(k);

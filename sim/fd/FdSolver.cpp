@@ -265,6 +265,13 @@ class FdSolver final : public FdSolverBase {
     a.dt = T(h);
     a.force = step_force(h);
     a.div = div_.data();
+    if (parallel::size() > 1) {
+      a.div_ghost_hook = [](void* self, T* div) {
+        const auto* s = static_cast<const FdSolver*>(self);
+        parallel::exchange_ghosts(s->box_, div, s->div_.layout(), s->div_.where());
+      };
+      a.hook_context = this;
+    }
     for (int s = 0; s < 3; ++s) {
       if (s > 0) fill_ghosts(f_);  // reset() and the end of each step leave f_ filled
       for (int v = 0; v < kVars; ++v) {

@@ -30,7 +30,11 @@ struct SubstepArgs {
   T* out[kVars] = {};       // the same after the substep (interior written)
   T* w[kVars] = {};         // 2N-storage registers (interior read and written)
   T* div = nullptr;         // div u (m19 only): written by pass 1, ghosts filled, read by pass 2
-  FieldLayout layout;       // shared by every field above
+  // Called once the div field's periodic ghosts are filled, before pass 2: under MPI it
+  // fills the ghosts that border other ranks. Null in a serial run.
+  void (*div_ghost_hook)(void* context, T* div) = nullptr;
+  void* hook_context = nullptr;
+  FieldLayout layout;  // shared by every field above
   Coeffs<T> c;
   T cs2 = 1, nu = 0, dt = 0, alpha = 0, beta = 0;
   bool first = false;  // alpha = 0: w is not read

@@ -288,6 +288,7 @@ void launch_div(const SubstepArgs<T>& a) {
   FLUXVIEW_CUDA_LAUNCH_CHECK();
   T* d = a.div;
   fill_ghosts_cuda(&d, 1, l);
+  if (a.div_ghost_hook) a.div_ghost_hook(a.hook_context, d);
 }
 
 template <class T, int TX, int TY, int TZ>
