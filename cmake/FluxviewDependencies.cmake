@@ -30,6 +30,9 @@ if(FLUXVIEW_WITH_CUDA)
     endif()
     enable_language(CUDA)
     # CMake 3.25 does not know nvcc's C++20 dialect flag; nvcc 12+ takes it directly.
+    # The shared pointwise code (FLUXVIEW_HD) uses std::array's constexpr accessors on the
+    # device; every CUDA target of the project compiles with this.
+    string(APPEND CMAKE_CUDA_FLAGS " --expt-relaxed-constexpr")
     set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
     set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
     set(CMAKE_CUDA_STANDARD 20)
