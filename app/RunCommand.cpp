@@ -74,7 +74,7 @@ class CheckpointRing {
     written_.push_back(path);
     if (written_.size() > 2) {
       std::error_code ec;
-      std::filesystem::remove(written_.front(), ec);
+      std::filesystem::remove(checkpoint_piece_path(written_.front()), ec);
       written_.erase(written_.begin());
     }
   }
@@ -122,11 +122,7 @@ int run_command(const RunOptions& o) {
     // What is not decomposed yet is refused up front rather than run N times over.
     if (!find_family(sc.solver).supports_mpi)
       throw ConfigError("the " + sc.solver + " family does not run on several MPI ranks yet (" +
-                        std::to_string(parallel::size()) +
-                        " were started); allowed: one process");
-    if (o.checkpoint_every > 0 || restart)
-      throw ConfigError(
-          "--checkpoint-every and --restart are not supported on several MPI ranks yet");
+                        std::to_string(parallel::size()) + " were started); allowed: one process");
     if (o.render_every > 0)
       throw ConfigError("--render-every is not supported on several MPI ranks yet");
     if (fd::writes_spectrum(sc.params))

@@ -97,12 +97,15 @@ std::uint32_t content_crc(const Checkpoint& c) {
 
 }  // namespace
 
+std::filesystem::path checkpoint_piece_path(const std::filesystem::path& path) {
+  if (parallel::size() == 1) return path;
+  char suffix[64];
+  std::snprintf(suffix, sizeof suffix, ".rank%04dof%04d", parallel::rank(), parallel::size());
+  return path.parent_path() / (path.stem().string() + suffix + path.extension().string());
+}
+
 void write_checkpoint(const std::filesystem::path& path, const Scenario& scenario,
                       const Solver& solver) {
-  // A checkpoint holds one process's whole state; a decomposed run would need every
-  // rank's piece (not written yet, docs/parallel.md).
-  if (parallel::size() > 1)
-    throw std::runtime_error("checkpoints of runs on several MPI ranks are not supported yet");
   Checkpoint c;
   c.solver = scenario.solver;
   c.scenario = scenario.name;
@@ -113,7 +116,9 @@ void write_checkpoint(const std::filesystem::path& path, const Scenario& scenari
   c.state = solver.save_state();
 
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  const std::filesystem::path tmp = path.string() + ".tmp-" + std::to_string(::getpid());
+  // Under MPI every rank writes its own piece (its box of the grid, same format).
+  const std::filesystem::path target = checkpoint_piece_path(path);
+  const std::filesystem::path tmp = target.string() + ".tmp-" + std::to_string(::getpid());
   try {
     H5Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
     if (file.id < 0) throw std::runtime_error("cannot create checkpoint '" + tmp.string() + "'");
@@ -129,6 +134,7 @@ void write_checkpoint(const std::filesystem::path& path, const Scenario& scenari
     write_scalar_attr(file, "time", H5T_NATIVE_DOUBLE, c.state.time);
     write_scalar_attr(file, "step", H5T_NATIVE_INT64, c.state.step);
     write_scalar_attr(file, "crc32", H5T_NATIVE_UINT32, content_crc(c));
+    write_scalar_attr(file, "ranks", H5T_NATIVE_INT, parallel::size());
     H5Handle group(H5Gcreate2(file, "state", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
     // HDF5 lists a group's members by name; the solver's order is kept here.
     std::string order;
@@ -156,18 +162,24 @@ void write_checkpoint(const std::filesystem::path& path, const Scenario& scenari
     throw;
   }
   std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
+  std::filesystem::rename(tmp, target, ec);
   if (ec) {
     std::filesystem::remove(tmp, ec);
-    throw std::runtime_error("cannot move checkpoint into place at '" + path.string() +
+    throw std::runtime_error("cannot move checkpoint into place at '" + target.string() +
                              "': " + ec.message());
   }
 }
 
-Checkpoint read_checkpoint(const std::filesystem::path& path) {
-  const std::string where = "--restart " + path.string() + ": ";
+Checkpoint read_checkpoint(const std::filesystem::path& logical) {
+  const std::string where = "--restart " + logical.string() + ": ";
+  // Under MPI each rank reads its own piece, written by a run on as many ranks.
+  const std::filesystem::path path = checkpoint_piece_path(logical);
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw ConfigError(where + "no such file");
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw ConfigError(where + (parallel::size() > 1 ? "no piece " + path.filename().string() +
+                                                          " for this rank (restart on as many MPI "
+                                                          "ranks as wrote the checkpoint)"
+                                                    : std::string("no such file")));
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   if (H5Fis_hdf5(path.c_str()) <= 0)
     throw ConfigError(where + "not an HDF5 file (truncated or not a checkpoint)");
@@ -191,6 +203,12 @@ Checkpoint read_checkpoint(const std::filesystem::path& path) {
     c.state.time = read_scalar_attr<double>(file, "time", H5T_NATIVE_DOUBLE);
     c.state.step = read_scalar_attr<std::int64_t>(file, "step", H5T_NATIVE_INT64);
     const std::uint32_t stored = read_scalar_attr<std::uint32_t>(file, "crc32", H5T_NATIVE_UINT32);
+    const int ranks =
+        H5Aexists(file, "ranks") > 0 ? read_scalar_attr<int>(file, "ranks", H5T_NATIVE_INT) : 1;
+    if (ranks != parallel::size())
+      throw std::runtime_error("written on " + std::to_string(ranks) +
+                               " MPI rank(s), restarted on " + std::to_string(parallel::size()) +
+                               "; restart on as many ranks");
     H5Handle group(H5Gopen2(file, "state", H5P_DEFAULT), H5Gclose);
     if (group.id < 0) throw std::runtime_error("the state group is missing");
     std::vector<std::string> names;

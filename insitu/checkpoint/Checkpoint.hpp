@@ -22,6 +22,9 @@ struct Checkpoint {
   SolverState state;
 };
 
+// Under MPI each rank writes and reads its own piece, PATH with ".rankRRRRofSSSS" before
+// the extension (its box of the grid); a restart needs as many ranks as wrote it.
+std::filesystem::path checkpoint_piece_path(const std::filesystem::path& path);
 // Writes atomically (temporary file, then rename). Throws std::runtime_error.
 void write_checkpoint(const std::filesystem::path& path, const Scenario& scenario,
                       const Solver& solver);

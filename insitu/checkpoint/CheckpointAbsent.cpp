@@ -10,6 +10,7 @@ namespace {
 }
 }  // namespace
 
+std::filesystem::path checkpoint_piece_path(const std::filesystem::path& path) { return path; }
 void write_checkpoint(const std::filesystem::path&, const Scenario&, const Solver&) {
   absent();
 }

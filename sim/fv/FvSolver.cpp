@@ -247,6 +247,7 @@ class FvSolver final : public Solver {
     const FieldLayout& l = state_[0].layout();
     rate_ = where_ == Location::device ? max_rate_cuda(fields(state_), nv_, l, ph_, inv_dx_)
                                        : max_rate_cpu(fields(state_), nv_, l, ph_, inv_dx_);
+    reduce_rate();
     check_rate();
     dt_ = next_dt();
   }
