@@ -25,16 +25,6 @@ void PrintTo(const Case& c, std::ostream* os) {
 
 class FdGpu : public ::testing::TestWithParam<Case> {};
 
-double max_rel_diff(const Solver& a, const Solver& b, const std::string& f) {
-  const auto x = fd::test::interior_values(a, f), y = fd::test::interior_values(b, f);
-  double d = 0, m = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    d = std::max(d, std::fabs(x[i] - y[i]));
-    m = std::max(m, std::fabs(y[i]));
-  }
-  return d / m;
-}
-
 }  // namespace
 
 TEST_P(FdGpu, MatchesCpuAfter100Steps) {
@@ -58,7 +48,7 @@ TEST_P(FdGpu, MatchesCpuAfter100Steps) {
   const double tol = c.precision == Precision::f32 ? 1e-5 : 1e-12;
   EXPECT_NEAR(gpu->time(), cpu->time(), tol * cpu->time());
   for (const char* f : {"lnrho", "ux", "uy", "uz"}) {
-    const double d = max_rel_diff(*gpu, *cpu, f);
+    const double d = fluxview::test::max_relative_difference(*gpu, *cpu, f);
     std::printf("%s %s %s %s: max |gpu - cpu| / max |cpu| = %.3e\n", c.method,
                 c.precision == Precision::f32 ? "float" : "double", c.grid, f, d);
     EXPECT_LT(d, tol) << f;

@@ -22,10 +22,11 @@ const double kPi = std::numbers::pi;
 // below the spatial error of the finest grid (~1e-8).
 double viscous_decay_error(int n, const std::string& method, Precision p = Precision::f64) {
   const double nu = 0.05, t_end = 20.0, u0 = 0.1;  // nu k^2 t = 1
-  auto s = fluxview::test::make_solver("fd/viscous-decay",
-                             {"grid.nx=" + std::to_string(n), "grid.ny=1", "grid.nz=1", "fd.k=1",
-                              "fd.nu=0.05", "fd.u0=0.1", "fd.dt=0.02", "fd.method=" + method},
-                             BackendKind::cpu, p);
+  auto s = fluxview::test::make_solver(
+      "fd/viscous-decay",
+      {"grid.nx=" + std::to_string(n), "grid.ny=1", "grid.nz=1", "fd.k=1", "fd.nu=0.05",
+       "fd.u0=0.1", "fd.dt=0.02", "fd.method=" + method},
+      BackendKind::cpu, p);
   s->advance_until(t_end, 1 << 20);
   EXPECT_NEAR(s->time(), t_end, 1e-9);
   const auto uy = fluxview::test::interior_values(*s, "uy");
@@ -49,8 +50,10 @@ struct Spread {
 Spread directional_spread(const Solver& s) {
   const Grid& g = s.grid();
   const int n = g.n[0];
-  const auto lnrho = fluxview::test::interior_values(s, "lnrho"), ux = fluxview::test::interior_values(s, "ux"),
-             uy = fluxview::test::interior_values(s, "uy"), uz = fluxview::test::interior_values(s, "uz");
+  const auto lnrho = fluxview::test::interior_values(s, "lnrho"),
+             ux = fluxview::test::interior_values(s, "ux"),
+             uy = fluxview::test::interior_values(s, "uy"),
+             uz = fluxview::test::interior_values(s, "uz");
   auto at = [&](const std::vector<double>& f, double x, double y, double z) {
     // Cell-centred, periodic: position in cells from the first centre.
     const double q[3] = {x / g.spacing[0] - 0.5, y / g.spacing[1] - 0.5, z / g.spacing[2] - 0.5};
@@ -101,16 +104,6 @@ Spread directional_spread(const Solver& s) {
   return {rel_std(sr), rel_std(su)};
 }
 
-double max_rel_diff(const Solver& a, const Solver& b, const std::string& f) {
-  const auto x = fluxview::test::interior_values(a, f), y = fluxview::test::interior_values(b, f);
-  double d = 0, m = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    d = std::max(d, std::fabs(x[i] - y[i]));
-    m = std::max(m, std::fabs(y[i]));
-  }
-  return d / m;
-}
-
 }  // namespace
 
 TEST(FdPhysics, ViscousDecayConvergesAtSixthOrder) {
@@ -146,9 +139,9 @@ TEST(FdPhysics, RadialExplosionStaysSphericallySymmetric) {
   // 32^3 in a box of side 4 (dx = 0.125, d_shell = 1.6 dx), nu = 0.02 (Re = u_ampl
   // r_shell / nu = 40), 12 steps to t = 0.3. The 7 directional sums of rho and |u| agree
   // to 5e-4 and 5e-3 (measured: 2.1e-4 and 1.7e-3; the sampling alone gives 3e-5 at t = 0).
-  auto s =
-      fluxview::test::make_solver("fd/radial-explosion", {"grid.n=32", "grid.lx=4", "grid.ly=4", "grid.lz=4",
-                                                "fd.nu=0.02", "fd.method=55point", "fd.dt=0.025"});
+  auto s = fluxview::test::make_solver(
+      "fd/radial-explosion", {"grid.n=32", "grid.lx=4", "grid.ly=4", "grid.lz=4", "fd.nu=0.02",
+                              "fd.method=55point", "fd.dt=0.025"});
   const Spread before = directional_spread(*s);
   const double m0 = fluxview::test::diagnostic(*s, "mass");
   s->advance(12);
@@ -186,8 +179,10 @@ TEST(FdPhysics, TwoMethodsAgreeToTruncationError) {
   for (int r = 0; r < 2; ++r) {
     const int n = r ? 64 : 32;
     auto a = run(n, "55point"), b = run(n, "19point");
-    d[r] = std::max({max_rel_diff(*a, *b, "ux"), max_rel_diff(*a, *b, "uy"),
-                     max_rel_diff(*a, *b, "uz"), max_rel_diff(*a, *b, "lnrho")});
+    d[r] = std::max({fluxview::test::max_relative_difference(*a, *b, "ux"),
+                     fluxview::test::max_relative_difference(*a, *b, "uy"),
+                     fluxview::test::max_relative_difference(*a, *b, "uz"),
+                     fluxview::test::max_relative_difference(*a, *b, "lnrho")});
   }
   std::printf("55point vs 19point: max relative difference %.3e (32^2), %.3e (64^2), order %.2f\n",
               d[0], d[1], std::log2(d[0] / d[1]));
@@ -219,7 +214,8 @@ TEST(FdPhysics, ForcingPutsTheEnergyAtTheForcedScale) {
   // From rest, 40 forced steps at 16^3 with shell 1 <= |k| <= 2: nearly all kinetic
   // energy sits in shells 1 and 2 (the cascade has not had time to move much), and the
   // energy grows.
-  auto s = fluxview::test::make_solver("fd/forced-turbulence", {"grid.n=16", "fd.nu=0.01", "fd.f0=0.05"});
+  auto s = fluxview::test::make_solver("fd/forced-turbulence",
+                                       {"grid.n=16", "fd.nu=0.01", "fd.f0=0.05"});
   s->advance(40);
   const auto e = kinetic_spectrum(*s);
   double total = 0;

@@ -1,6 +1,8 @@
 #pragma once
 // Helpers shared by the solver tests: a solver made from a built-in scenario with
 // overrides, a field's interior as doubles, a diagnostic by name.
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -28,6 +30,17 @@ inline std::vector<double> interior_values(const Solver& s, const std::string& f
   std::vector<double> v(h.count());
   for (std::int64_t i = 0; i < h.count(); ++i) v[i] = h.at(i);
   return v;
+}
+
+// max |a - b| over max |b| for one field of two solvers on the same grid.
+inline double max_relative_difference(const Solver& a, const Solver& b, const std::string& field) {
+  const auto x = interior_values(a, field), y = interior_values(b, field);
+  double d = 0, m = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    d = std::max(d, std::fabs(x[i] - y[i]));
+    m = std::max(m, std::fabs(y[i]));
+  }
+  return d / m;
 }
 
 inline double diagnostic(Solver& s, const std::string& name) {
