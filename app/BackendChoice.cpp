@@ -1,10 +1,13 @@
 #include <omp.h>
 
 #include <iostream>
+#include <sstream>
 
 #include "app/RunOptions.hpp"
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/CudaRuntime.hpp"
+#include "sim/core/GhostExchange.hpp"
+#include "sim/core/Parallel.hpp"
 
 namespace fluxview::app {
 
@@ -31,6 +34,41 @@ Precision choose_precision(const std::string& asked) {
   const auto p = parse_precision(asked);
   if (!p) throw ConfigError("--precision " + asked + ": unknown precision; allowed: float, double");
   return *p;
+}
+
+std::array<int, 3> parse_mpi_dims(const std::string& text) {
+  std::array<int, 3> d{0, 0, 0};
+  std::istringstream in(text);
+  std::string part;
+  int count = 0;
+  while (std::getline(in, part, ',')) {
+    std::size_t used = 0;
+    long v = 0;
+    try {
+      v = std::stol(part, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (count >= 3 || used != part.size() || part.empty() || v < 1 || v > 65536)
+      throw ConfigError("--mpi-dims " + text +
+                        ": expected three positive rank counts X,Y,Z (e.g. 1,2,2) whose "
+                        "product is the number of MPI ranks");
+    d[count++] = int(v);
+  }
+  if (count != 3)
+    throw ConfigError("--mpi-dims " + text +
+                      ": expected three positive rank counts X,Y,Z (e.g. 1,2,2) whose product is "
+                      "the number of MPI ranks");
+  return d;
+}
+
+nlohmann::json parallel_facts(BackendKind b) {
+  nlohmann::json j;
+  j["ranks"] = parallel::size();
+  j["ranks_per_axis"] = parallel::dims();
+  if (b == BackendKind::cuda)
+    j["device_ghosts"] = std::string(to_string(parallel::device_transport()));
+  return j;
 }
 
 std::string device_name(BackendKind b) {

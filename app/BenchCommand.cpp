@@ -13,6 +13,7 @@
 #include "insitu/snapshot/RunRecord.hpp"
 #include "sim/core/Buffer.hpp"
 #include "sim/core/CudaRuntime.hpp"
+#include "sim/core/Parallel.hpp"
 #include "sim/core/Scenario.hpp"
 #include "sim/core/SolverFamily.hpp"
 
@@ -57,14 +58,16 @@ int bench_command(const RunOptions& o) {
 
   solver->advance(o.warmup);
   solver->synchronize();
-  // Time at least 0.5 s of stepping unless a step count is given.
+  // Time at least 0.5 s of stepping unless a step count is given. Under MPI the slowest
+  // rank's time counts and every rank takes the same decision.
   std::int64_t steps = o.bench_steps.value_or(10);
   double seconds = 0;
   while (true) {
+    parallel::barrier();
     const auto t0 = Clock::now();
     solver->advance(steps);
     solver->synchronize();
-    seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    seconds = parallel::allreduce_max(std::chrono::duration<double>(Clock::now() - t0).count());
     if (o.bench_steps || seconds >= 0.5 || steps >= (std::int64_t(1) << 30)) break;
     steps *= seconds > 0 ? std::max<std::int64_t>(2, std::int64_t(0.6 / seconds) + 1) : 16;
   }
@@ -74,8 +77,13 @@ int bench_command(const RunOptions& o) {
   // A copy far larger than the caches (the L2 of an H100 is 50 MB), so the ratio is to
   // memory bandwidth; small grids that live in L2 can then exceed 1.
   const std::size_t copy_bytes = std::size_t(1) << (backend == BackendKind::cuda ? 30 : 28);
-  const double copy_bw = backend == BackendKind::cuda ? cuda::copy_bandwidth(copy_bytes)
-                                                      : host_copy_bandwidth(copy_bytes);
+  // Under MPI every rank measures its own device at the same time and the roofline is
+  // the sum (ranks sharing one device each see their share of it).
+  parallel::barrier();
+  const double copy_bw =
+      parallel::allreduce_sum(backend == BackendKind::cuda ? cuda::copy_bandwidth(copy_bytes)
+                                                           : host_copy_bandwidth(copy_bytes));
+  if (!parallel::is_root()) return kExitOk;
 
   nlohmann::json j;
   j["scenario"] = sc.name;
@@ -98,6 +106,7 @@ int bench_command(const RunOptions& o) {
   for (const auto& [k, v] : solver->run_facts()) facts[k] = v;
   j["solver_facts"] = facts;
   j["overrides"] = o.overrides;
+  if (parallel::size() > 1) j["parallel"] = parallel_facts(backend);
   std::cout << j.dump() << std::endl;
   return kExitOk;
 }

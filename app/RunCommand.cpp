@@ -160,6 +160,7 @@ int run_command(const RunOptions& o) {
   SnapshotSeries series(dir);
   RunSummary summary;
   summary.device = device_name(backend);
+  if (parallel::size() > 1) summary.extra.push_back({"parallel", parallel_facts(backend)});
   std::unique_ptr<CatalystAdaptor> catalyst;  // destroyed before the solver it may alias
   const auto write_record = [&] {
     if (catalyst) {

@@ -1,5 +1,7 @@
 #pragma once
+#include <array>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +29,7 @@ struct RunOptions {
   std::string output;  // empty: fluxview-out/<scenario>
   std::optional<std::string> backend;
   std::string precision = "double";
+  std::string mpi_dims;  // --mpi-dims X,Y,Z; empty: MPI_Dims_create decides
   bool headless = false;
   bool quiet = false;
   std::vector<std::string> catalyst_scripts;
@@ -53,5 +56,9 @@ BackendKind choose_backend(const std::optional<std::string>& asked, bool quiet);
 Precision choose_precision(const std::string& asked);
 // "cpu (N threads)" or the CUDA device's description.
 std::string device_name(BackendKind b);
+// "--mpi-dims X,Y,Z" as three positive rank counts; ConfigError otherwise.
+std::array<int, 3> parse_mpi_dims(const std::string& text);
+// For run.json and bench under MPI: ranks, ranks per axis, how device ghosts travel.
+nlohmann::json parallel_facts(BackendKind b);
 
 }  // namespace fluxview::app

@@ -23,6 +23,8 @@ void add_scenario_options(CLI::App* c, RunOptions& o) {
       ->allow_extra_args(false);
   c->add_option("--backend", o.backend, "cpu or cuda (default: cuda when a GPU is present)");
   c->add_option("--precision", o.precision, "float or double")->default_val("double");
+  c->add_option("--mpi-dims", o.mpi_dims,
+                "under mpirun: ranks per axis X,Y,Z (default: MPI_Dims_create, most ranks on z)");
 }
 
 }  // namespace
@@ -109,6 +111,8 @@ int main(int argc, char** argv) {
 
   try {
     if (*list) return list_command(list_params, list_scenario);
+    for (const RunOptions* o : {&run_o, &bench_o})
+      if (!o->mpi_dims.empty()) parallel::set_requested_dims(parse_mpi_dims(o->mpi_dims));
     if (*run) return run_command(run_o);
     if (*bench) return bench_command(bench_o);
     if (*gui) return gui_command(gui_o);

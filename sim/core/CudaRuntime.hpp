@@ -37,4 +37,21 @@ void check_last_error(const char* where);
 // `bytes`, timed with events: the roofline each CUDA benchmark is divided by.
 double copy_bandwidth(std::size_t bytes);
 
+// Streams and events for work that runs beside the solvers' kernels (which go to the
+// legacy default stream, named by a null Stream here): the MPI ghost exchange packs,
+// copies and unpacks on a stream of its own so that interior kernels overlap it.
+using Stream = void*;
+using Event = void*;
+Stream stream_create();  // non-blocking: no implicit ordering with the default stream
+void stream_destroy(Stream s) noexcept;
+Event event_create();  // timing disabled: ordering only
+void event_destroy(Event e) noexcept;
+void event_record(Event e, Stream s);
+void stream_wait(Stream s, Event e);  // later work on s waits for e
+void stream_synchronize(Stream s);
+void memcpy_async(void* dst, const void* src, std::size_t bytes, Stream s);
+// Page-locked host memory: what asynchronous copies to and from the device need.
+void* malloc_pinned(std::size_t bytes);
+void free_pinned(void* p) noexcept;
+
 }  // namespace fluxview::cuda

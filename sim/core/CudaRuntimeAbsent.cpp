@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "sim/core/CudaRuntime.hpp"
+#include "sim/core/GhostPack.hpp"
 
 namespace fluxview::cuda {
 
@@ -49,6 +50,34 @@ void set_device(int) {}
 void synchronize() {}
 void check_last_error(const char*) {}
 double copy_bandwidth(std::size_t) {
+  absent();
+}
+Stream stream_create() {
+  absent();
+}
+void stream_destroy(Stream) noexcept {}
+Event event_create() {
+  absent();
+}
+void event_destroy(Event) noexcept {}
+void event_record(Event, Stream) {
+  absent();
+}
+void stream_wait(Stream, Event) {
+  absent();
+}
+void stream_synchronize(Stream) {
+  absent();
+}
+void memcpy_async(void*, const void*, std::size_t, Stream) {
+  absent();
+}
+void* malloc_pinned(std::size_t) {
+  absent();
+}
+void free_pinned(void*) noexcept {}
+void pack_box(void*, void* const*, int, const FieldLayout&, std::array<int, 3>, std::array<int, 3>,
+              PackDirection, Stream) {
   absent();
 }
 

@@ -19,6 +19,8 @@ namespace {
 
 bool g_mpi = false;
 int g_rank = 0, g_size = 1;
+std::array<int, 3> g_requested_dims{0, 0, 0};
+std::array<int, 3> g_dims{1, 1, 1};
 #ifdef FLUXVIEW_HAVE_MPI
 MPI_Comm g_cart = MPI_COMM_NULL;
 
@@ -29,44 +31,12 @@ bool launched_by_mpirun() {
   return false;
 }
 
-MPI_Datatype mpi_type(int elem_bytes) {
-  return elem_bytes == 8 ? MPI_DOUBLE : MPI_FLOAT;
-}
 #endif
 
 int local_rank() {
   for (const char* v : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
     if (const char* s = std::getenv(v)) return std::atoi(s);
   return 0;
-}
-
-// Copies the box [lo, hi) of a field (indices relative to the interior, ghosts
-// included) to or from a contiguous host buffer, x fastest.
-template <bool kPack>
-void copy_box(unsigned char* data, const FieldLayout& l, Location where, std::array<int, 3> lo,
-              std::array<int, 3> hi, std::vector<unsigned char>& buf) {
-  const std::size_t eb = l.elem_bytes;
-  const std::size_t row = std::size_t(hi[0] - lo[0]) * eb;
-  std::size_t o = 0;
-  for (int k = lo[2]; k < hi[2]; ++k) {
-    unsigned char* plane = data + l.index(lo[0], lo[1], k) * eb;
-    unsigned char* b = buf.data() + o;
-    const std::size_t rows = std::size_t(hi[1] - lo[1]);
-    if (where == Location::device) {
-      if (kPack)
-        cuda::memcpy_2d(b, row, plane, l.sy * eb, row, rows);
-      else
-        cuda::memcpy_2d(plane, l.sy * eb, b, row, row, rows);
-    } else {
-      for (std::size_t j = 0; j < rows; ++j) {
-        if (kPack)
-          std::memcpy(b + j * row, plane + j * l.sy * eb, row);
-        else
-          std::memcpy(plane + j * l.sy * eb, b + j * row, row);
-      }
-    }
-    o += rows * row;
-  }
 }
 
 }  // namespace
@@ -109,17 +79,49 @@ LocalBox split(std::array<int, 3> global_n, std::array<bool, 3> periodic, int mi
   b.global_n = global_n;
   b.n = global_n;
   b.periodic = periodic;
-  if (g_size == 1) return b;
+  if (g_size == 1) {
+    for (int a = 0; a < 3; ++a)
+      if (g_requested_dims[a] > 1)
+        throw ConfigError(
+            "--mpi-dims asks for more than one rank but the run has one; start it "
+            "with mpirun -np N");
+    return b;
+  }
 #ifdef FLUXVIEW_HAVE_MPI
-  int dims[3] = {0, 0, 0};
-  for (int a = 0; a < 3; ++a)
-    if (global_n[a] == 1) dims[a] = 1;  // never split a reduced axis
-  MPI_Dims_create(g_size, 3, dims);
+  int dims[3] = {1, 1, 1};
+  if (g_requested_dims != std::array<int, 3>{0, 0, 0}) {
+    long long product = 1;
+    for (int a = 0; a < 3; ++a) {
+      dims[a] = g_requested_dims[a];
+      product *= dims[a];
+      if (global_n[a] == 1 && dims[a] != 1)
+        throw ConfigError("--mpi-dims: axis " + std::to_string(a) +
+                          " has a single cell and cannot be split; give it 1 rank");
+    }
+    if (product != g_size)
+      throw ConfigError("--mpi-dims " + std::to_string(dims[0]) + "," + std::to_string(dims[1]) +
+                        "," + std::to_string(dims[2]) + " makes " + std::to_string(product) +
+                        " ranks but the run has " + std::to_string(g_size) +
+                        "; the three factors must multiply to the rank count");
+  } else {
+    // MPI_Dims_create returns its factors largest first; they go to z, y, x in turn
+    // (skipping single-cell axes, which are never split).
+    int free_axes[3], nfree = 0, factors[3] = {0, 0, 0};
+    for (int a = 2; a >= 0; --a)
+      if (global_n[a] > 1) free_axes[nfree++] = a;
+    if (nfree > 0) {
+      MPI_Dims_create(g_size, nfree, factors);
+      for (int q = 0; q < nfree; ++q) dims[free_axes[q]] = factors[q];
+    } else {
+      dims[2] = g_size;  // a single cell: refused below by the per-rank minimum
+    }
+  }
   int per[3] = {periodic[0], periodic[1], periodic[2]};
   if (g_cart != MPI_COMM_NULL) MPI_Comm_free(&g_cart);
   MPI_Cart_create(MPI_COMM_WORLD, 3, dims, per, 0, &g_cart);
   int coords[3] = {0, 0, 0};
   MPI_Cart_coords(g_cart, g_rank, 3, coords);
+  g_dims = {dims[0], dims[1], dims[2]};
   for (int a = 0; a < 3; ++a) {
     b.dims[a] = dims[a];
     b.coords[a] = coords[a];
@@ -138,51 +140,28 @@ LocalBox split(std::array<int, 3> global_n, std::array<bool, 3> periodic, int mi
   return b;
 }
 
-void exchange_ghosts(const LocalBox& box, void* data, const FieldLayout& l, Location where) {
+int neighbour(int axis, int dir) {
 #ifdef FLUXVIEW_HAVE_MPI
-  if (g_size == 1 || g_cart == MPI_COMM_NULL) return;
-  auto* base = static_cast<unsigned char*>(data);
-  std::vector<unsigned char> send, recv;
-  for (int a = 0; a < 3; ++a) {
-    const int g = l.ghost_along(a);
-    if (g == 0 || box.dims[a] == 1) continue;  // a periodic axis on one rank: the solver wraps it
-    int low = MPI_PROC_NULL, high = MPI_PROC_NULL;
-    MPI_Cart_shift(g_cart, a, 1, &low, &high);
-    // The slab spans the full allocated extent of the other axes, ghosts included, so
-    // exchanging x, then y, then z also fills edges and corners.
-    std::array<int, 3> lo, hi;
-    for (int b = 0; b < 3; ++b) {
-      lo[b] = -l.ghost_along(b);
-      hi[b] = l.n[b] + l.ghost_along(b);
-    }
-    const std::size_t count =
-        std::size_t(g) * (hi[(a + 1) % 3] - lo[(a + 1) % 3]) * (hi[(a + 2) % 3] - lo[(a + 2) % 3]);
-    send.resize(count * l.elem_bytes);
-    recv.resize(count * l.elem_bytes);
-    for (int dir = 0; dir < 2; ++dir) {
-      // dir 0: send my lowest interior layers down, receive my high ghosts from above.
-      auto slab = [&](int first) {
-        std::array<int, 3> s_lo = lo, s_hi = hi;
-        s_lo[a] = first;
-        s_hi[a] = first + g;
-        return std::pair{s_lo, s_hi};
-      };
-      const auto [send_lo, send_hi] = slab(dir == 0 ? 0 : l.n[a] - g);
-      const auto [recv_lo, recv_hi] = slab(dir == 0 ? l.n[a] : -g);
-      const int to = dir == 0 ? low : high, from = dir == 0 ? high : low;
-      if (to != MPI_PROC_NULL) copy_box<true>(base, l, where, send_lo, send_hi, send);
-      MPI_Sendrecv(send.data(), int(count), mpi_type(l.elem_bytes), to, a * 2 + dir, recv.data(),
-                   int(count), mpi_type(l.elem_bytes), from, a * 2 + dir, g_cart,
-                   MPI_STATUS_IGNORE);
-      if (from != MPI_PROC_NULL) copy_box<false>(base, l, where, recv_lo, recv_hi, recv);
-    }
-  }
+  if (g_size == 1 || g_cart == MPI_COMM_NULL) return -1;
+  int low = MPI_PROC_NULL, high = MPI_PROC_NULL;
+  MPI_Cart_shift(g_cart, axis, 1, &low, &high);
+  const int r = dir < 0 ? low : high;
+  return r == MPI_PROC_NULL ? -1 : r;  // ranks of g_cart are those of MPI_COMM_WORLD
 #else
-  (void)box;
-  (void)data;
-  (void)l;
-  (void)where;
+  (void)axis;
+  (void)dir;
+  return -1;
 #endif
+}
+
+void set_requested_dims(std::array<int, 3> dims) {
+  g_requested_dims = dims;
+}
+std::array<int, 3> requested_dims() {
+  return g_requested_dims;
+}
+std::array<int, 3> dims() {
+  return g_dims;
 }
 
 #ifdef FLUXVIEW_HAVE_MPI

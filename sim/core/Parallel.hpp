@@ -33,15 +33,25 @@ struct LocalBox {
   bool at_high_edge(int a) const { return coords[a] == dims[a] - 1; }
 };
 
-// Splits a global grid over all ranks (MPI_Dims_create over the axes with more than
-// one cell, so 2D problems split in 2D). Every rank gets at least `min_cells` along a
-// split axis, else ConfigError. Sets up the neighbours used by exchange_ghosts.
+// Splits a global grid over all ranks: MPI_Dims_create over the axes with more than one
+// cell (a 2D problem splits in 2D), its largest factor on the slowest axis (z, then y,
+// then x), because a z slab is contiguous in memory and an x slab is the most scattered
+// one to pack. requested_dims() overrides the factors. Every rank gets at least
+// `min_cells` along a split axis, else ConfigError.
 LocalBox split(std::array<int, 3> global_n, std::array<bool, 3> periodic, int min_cells);
 
-// Fills the ghost layers of a field from the neighbouring ranks, axis by axis (so edges
-// and corners are filled too); at a non-periodic global edge the ghosts are left alone
-// (the solver's physical boundary owns them). Device fields are staged through the host.
-void exchange_ghosts(const LocalBox& box, void* data, const FieldLayout& layout, Location where);
+// Ranks per axis chosen by the user (`--mpi-dims X,Y,Z`); {0, 0, 0} (the default) lets
+// split() choose. Checked by split(): the product must be the rank count and a
+// single-cell axis gets one rank.
+void set_requested_dims(std::array<int, 3> dims);
+std::array<int, 3> requested_dims();
+// Ranks per axis of the last split() ({1, 1, 1} on one rank).
+std::array<int, 3> dims();
+
+// The rank next to this one along `axis` in direction `dir` (-1 or +1) of the split made
+// by the last split(), wrapping on a periodic axis; -1 where there is none (a global
+// edge, or one rank). The ghost exchange (GhostExchange.hpp) talks to these.
+int neighbour(int axis, int dir);
 
 double allreduce_max(double v);
 double allreduce_min(double v);

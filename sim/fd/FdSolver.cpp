@@ -9,6 +9,7 @@
 
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/Field.hpp"
+#include "sim/core/GhostExchange.hpp"
 #include "sim/core/Parallel.hpp"
 #include "sim/fd/FdForcing.hpp"
 #include "sim/fd/FdSolver.hpp"
@@ -75,6 +76,7 @@ class FdSolver final : public FdSolverBase {
       copy_bytes(f_[v].data(), where, host[v].data(), Location::host, host[v].layout().bytes());
     }
     div_ = form_ == Formulation::m19 ? Field<T>(local, kRadius, where) : Field<T>();
+    exchange_ = parallel::GhostExchange(box_, f_[0].layout(), where);
     fill_ghosts(f_);
     update_dt();
   }
@@ -218,9 +220,8 @@ class FdSolver final : public FdSolverBase {
       fill_ghosts_cuda(p, kVars, f[0].layout());
     else
       fill_ghosts_cpu(p, kVars, f[0].layout());
-    if (parallel::size() > 1)
-      for (int v = 0; v < kVars; ++v)
-        parallel::exchange_ghosts(box_, p[v], f[v].layout(), f[v].where());
+    void* fields[kVars] = {p[0], p[1], p[2], p[3]};
+    exchange_.exchange(fields, kVars);  // one message per neighbour for all four
   }
 
   ForceArgs<T> step_force(double h) {
@@ -267,8 +268,8 @@ class FdSolver final : public FdSolverBase {
     a.div = div_.data();
     if (parallel::size() > 1) {
       a.div_ghost_hook = [](void* self, T* div) {
-        const auto* s = static_cast<const FdSolver*>(self);
-        parallel::exchange_ghosts(s->box_, div, s->div_.layout(), s->div_.where());
+        void* fields[1] = {div};
+        static_cast<FdSolver*>(self)->exchange_.exchange(fields, 1);
       };
       a.hook_context = this;
     }
@@ -413,6 +414,7 @@ class FdSolver final : public FdSolverBase {
   ForcingShell shell_;
   ForcingDraw last_draw_;
   Field<T> f_[kVars], g_[kVars], w_[kVars], div_;
+  parallel::GhostExchange exchange_;  // f_, g_ and div_ share one layout
 };
 
 }  // namespace

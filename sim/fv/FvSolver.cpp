@@ -23,6 +23,7 @@
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/Field.hpp"
+#include "sim/core/GhostExchange.hpp"
 #include "sim/core/Parallel.hpp"
 #include "sim/core/Reduce.hpp"
 #include "sim/fv/FvSolver.hpp"
@@ -123,6 +124,7 @@ class FvSolver final : public Solver {
       stage_.emplace_back(local, kGhost, where_);
       copy_bytes(state_[m].data(), where_, host[m].data(), Location::host, lay.bytes());
     }
+    exchange_ = parallel::GhostExchange(box_, lay, where_);
     work_ = Buffer();
     if (where_ == Location::host)
       work_ = Buffer(Location::host, std::size_t(3) * nv_ * lay.bytes());
@@ -289,9 +291,9 @@ class FvSolver final : public Solver {
       fill_ghosts_cuda(u, nv_, state_[0].layout(), ghosts_);
     else
       fill_ghosts_cpu(u, nv_, state_[0].layout(), ghosts_);
-    if (parallel::size() > 1)
-      for (int m = 0; m < nv_; ++m)
-        parallel::exchange_ghosts(box_, u.f[m], state_[0].layout(), where_);
+    void* fields[parallel::GhostExchange::kMaxFields];
+    for (int m = 0; m < nv_; ++m) fields[m] = u.f[m];
+    exchange_.exchange(fields, nv_);  // one message per neighbour for every variable
   }
 
   void run_stage(StageArgs<T>& a) {
@@ -471,6 +473,7 @@ class FvSolver final : public Solver {
   int nv_ = 5;
   int tile_rows_ = 8;
   std::vector<Field<T>> state_, stage_;
+  parallel::GhostExchange exchange_;       // state_ and stage_ share one layout
   mutable std::vector<Field<T>> derived_;  // ux, uy, uz, p, tracer: filled by view()
   Buffer work_;                            // CPU scratch (primitives, face fluxes, divergence)
   Buffer scalars_;  // [0] corrected-cell count, [1] bits of the next CFL rate

@@ -11,6 +11,7 @@
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/Field.hpp"
+#include "sim/core/GhostExchange.hpp"
 #include "sim/core/Parallel.hpp"
 #include "sim/core/Reduce.hpp"
 #include "sim/heat/HeatSolver.hpp"
@@ -66,10 +67,13 @@ class HeatSolver final : public Solver {
     next_ = Field<T>(local, 1, where);
     copy_bytes(cur_.data(), where, host.data(), Location::host, host.layout().bytes());
     copy_bytes(next_.data(), where, host.data(), Location::host, host.layout().bytes());
+    exchange_ = parallel::GhostExchange(box_, cur_.layout(), where);
+    plan_overlap();
     exchange();
   }
 
   void synchronize() override {
+    if (ghosts_stale_) exchange();  // views of point data read the neighbours' first layer
     if (backend_ == BackendKind::cuda) cuda::check_last_error("heat step");
   }
 
@@ -152,11 +156,51 @@ class HeatSolver final : public Solver {
   }
 
  private:
-  // After every step (and reset) the inner ghost layers of the current field hold the
-  // neighbours' values, so the next step and any snapshot piece read fresh ones.
+  // Fills the ghost layers of the current field at faces shared with other ranks.
   void exchange() {
-    if (parallel::size() > 1)
-      parallel::exchange_ghosts(box_, cur_.data(), cur_.layout(), cur_.where());
+    void* f[1] = {cur_.data()};
+    exchange_.exchange(f, 1);
+    ghosts_stale_ = false;
+  }
+
+  // On the CUDA backend under MPI the exchange of T^n overlaps the update of the cells
+  // that do not read ghosts: the interior box goes first, then the faces next to other
+  // ranks once their ghosts have arrived. Faces are one point thick along y and z and
+  // one 128-byte row segment along x (rows of the fast kernel start 16-byte aligned).
+  // Boxes too small for that take the plain order: exchange, then the whole update.
+  void plan_overlap() {
+    shells_.clear();
+    overlap_ = false;
+    if (backend_ != BackendKind::cuda || !exchange_.active()) return;
+    const auto& n = cur_.layout().n;
+    std::array<int, 3> lo{0, 0, 0}, hi = n;
+    for (int a = 0; a < 3; ++a) {
+      if (box_.dims[a] == 1) continue;
+      if (a == 0) {
+        const int w = kRowAlignBytes / int(sizeof(T));
+        lo[0] = w;
+        hi[0] = (n[0] - 1) / w * w;  // an aligned start for the high face
+      } else {
+        lo[a] = 1;
+        hi[a] = n[a] - 1;
+      }
+      if (hi[a] <= lo[a]) return;
+    }
+    interior_ = {lo, hi};
+    // The rest of the box as disjoint slabs: z faces over everything, y faces inside
+    // the z range, x faces inside both.
+    std::array<int, 3> from{0, 0, 0}, to = n;
+    for (int a = 2; a >= 0; --a) {
+      if (box_.dims[a] == 1) continue;
+      Box low{from, to}, high{from, to};
+      low.hi[a] = lo[a];
+      high.lo[a] = hi[a];
+      shells_.push_back(low);
+      shells_.push_back(high);
+      from[a] = lo[a];
+      to[a] = hi[a];
+    }
+    overlap_ = true;
   }
 
   void step_by(double h) override {
@@ -167,12 +211,25 @@ class HeatSolver final : public Solver {
     T* c[3] = {&a.cx, &a.cy, &a.cz};
     for (int ax = 0; ax < 3; ++ax)
       *c[ax] = grid_.n[ax] > 1 ? T(alpha_ * h / (grid_.spacing[ax] * grid_.spacing[ax])) : T(0);
-    if (backend_ == BackendKind::cuda)
-      step_cuda(kernel_, a);
-    else
+    if (backend_ == BackendKind::cuda) {
+      if (ghosts_stale_ && overlap_) {
+        exchange_.fields_ready();
+        step_box(a, interior_);
+        exchange();  // the host waits for MPI while the interior kernel runs
+        for (const Box& b : shells_) step_box(a, b);
+      } else {
+        if (ghosts_stale_) exchange();
+        step_cuda(kernel_, a);
+      }
+    } else {
       step_cpu(a);
+    }
     std::swap(cur_, next_);
-    exchange();
+    // The CPU exchanges now; the CUDA backend at the start of the next step, overlapped.
+    if (backend_ == BackendKind::cuda)
+      ghosts_stale_ = exchange_.active();
+    else
+      exchange();
     time_ += h;
     ++step_;
     if (steady_tol_ > 0 && step_ % check_every_ == 0) {
@@ -243,9 +300,23 @@ class HeatSolver final : public Solver {
     }
   }
 
+  struct Box {
+    std::array<int, 3> lo, hi;
+  };
+  void step_box(HeatStepArgs<T> a, const Box& b) {
+    a.lo = b.lo;
+    a.hi = b.hi;
+    step_cuda(kernel_, a);
+  }
+
   BackendKind backend_;
   ParamSet params_;
   parallel::LocalBox box_;
+  parallel::GhostExchange exchange_;
+  bool ghosts_stale_ = false;  // cur_'s ghosts at faces shared with other ranks
+  bool overlap_ = false;
+  Box interior_{};
+  std::vector<Box> shells_;
   Grid grid_;
   Field<T> cur_, next_;
   double alpha_ = 0, dt_ = 0, time_ = 0;

@@ -1,6 +1,7 @@
 #pragma once
 // One FTCS step of the heat equation, as the two backends implement it. The solver
 // (HeatSolver) owns the fields and swaps them; these functions only move data.
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,10 @@ struct HeatStepArgs {
   T* out = nullptr;          // T^{n+1}, interior written, ghosts untouched
   FieldLayout layout;        // same for in and out
   T cx = 0, cy = 0, cz = 0;  // alpha dt / d_a^2; 0 along a reduced (single-cell) axis
+  // CUDA only: update just the box [lo, hi) of the interior (hi = {0,0,0}: all of it).
+  // Under MPI the interior kernel runs while the ghosts travel, then the faces next to
+  // other ranks (HeatSolver). lo[0] must keep rows 16-byte aligned (fast kernel).
+  std::array<int, 3> lo{0, 0, 0}, hi{0, 0, 0};
 };
 
 // CPU backend: OpenMP over planes and rows, the inner loop vectorised (HeatCpu.cpp).

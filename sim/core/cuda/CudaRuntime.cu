@@ -128,4 +128,52 @@ double copy_bandwidth(std::size_t bytes) {
   return 2.0 * double(bytes) * reps / (ms * 1e-3);  // read + write
 }
 
+namespace {
+cudaStream_t as_stream(Stream s) {
+  return static_cast<cudaStream_t>(s);
+}
+}  // namespace
+
+Stream stream_create() {
+  cudaStream_t s = nullptr;
+  FLUXVIEW_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  return s;
+}
+void stream_destroy(Stream s) noexcept {
+  if (s) cudaStreamDestroy(as_stream(s));
+}
+Event event_create() {
+  cudaEvent_t e = nullptr;
+  FLUXVIEW_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  return e;
+}
+void event_destroy(Event e) noexcept {
+  if (e) cudaEventDestroy(static_cast<cudaEvent_t>(e));
+}
+void event_record(Event e, Stream s) {
+  FLUXVIEW_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(e), as_stream(s)));
+}
+void stream_wait(Stream s, Event e) {
+  FLUXVIEW_CUDA_CHECK(cudaStreamWaitEvent(as_stream(s), static_cast<cudaEvent_t>(e), 0));
+}
+void stream_synchronize(Stream s) {
+  FLUXVIEW_CUDA_CHECK(cudaStreamSynchronize(as_stream(s)));
+}
+void memcpy_async(void* dst, const void* src, std::size_t bytes, Stream s) {
+  FLUXVIEW_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, as_stream(s)));
+}
+void* malloc_pinned(std::size_t bytes) {
+  void* p = nullptr;
+  const cudaError_t e = cudaMallocHost(&p, bytes);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    throw std::runtime_error("cannot allocate " + std::to_string(bytes >> 10) +
+                             " KiB of page-locked host memory: " + cudaGetErrorString(e));
+  }
+  return p;
+}
+void free_pinned(void* p) noexcept {
+  if (p) cudaFreeHost(p);
+}
+
 }  // namespace fluxview::cuda

@@ -30,13 +30,15 @@ StencilGrid<T> make_grid(const HeatStepArgs<T>& a) {
   StencilGrid<T> g;
   g.in = a.in;
   g.out = a.out;
-  g.nx = l.n[0];
-  g.ny = l.n[1];
-  g.nz = l.n[2];
+  const bool whole = a.hi[0] == 0 && a.hi[1] == 0 && a.hi[2] == 0;
+  g.nx = whole ? l.n[0] : a.hi[0] - a.lo[0];
+  g.ny = whole ? l.n[1] : a.hi[1] - a.lo[1];
+  g.nz = whole ? l.n[2] : a.hi[2] - a.lo[2];
+  // Strides follow the whole field: a sub-box one cell thick still has neighbours.
   g.sx = l.n[0] > 1 ? 1 : 0;
   g.sy = l.n[1] > 1 ? l.sy : 0;
   g.sz = l.n[2] > 1 ? l.sz : 0;
-  g.origin = l.origin;
+  g.origin = whole ? l.origin : l.index(a.lo[0], a.lo[1], a.lo[2]);
   g.cx = a.cx;
   g.cy = a.cy;
   g.cz = a.cz;
