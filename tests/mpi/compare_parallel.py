@@ -1,20 +1,72 @@
 """Runs a scenario serially and on N MPI ranks and reads both outputs back with
 ParaView's VTK (vtkXMLImageDataReader / vtkXMLPImageDataReader): every array of every
 snapshot must be equal (bit-identical with --exact, else to a relative tolerance).
+Where ParaView's Python is missing (the GPU machine), a small numpy reader of the files
+fluxview writes (appended raw binary, UInt64 headers) stands in for VTK's.
 
 usage: compare_parallel.py FLUXVIEW NRANKS WORKDIR [--exact | --rtol X] -- RUN-ARGS...
+Environment: FLUXVIEW_MPIRUN_ARGS adds arguments to mpirun (e.g. "-x FOO=1").
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 
-from vtkmodules.util.numpy_support import vtk_to_numpy
-from vtkmodules.vtkIOXML import vtkXMLImageDataReader, vtkXMLPImageDataReader
 import numpy as np
+
+try:
+    from vtkmodules.util.numpy_support import vtk_to_numpy
+    from vtkmodules.vtkIOXML import vtkXMLImageDataReader, vtkXMLPImageDataReader
+    HAVE_VTK = True
+except ImportError:
+    HAVE_VTK = False
+
+
+def read_vti_numpy(path):
+    """(extent, {name: array indexed [z, y, x]}) of one .vti file as fluxview writes it."""
+    raw = open(path, "rb").read()
+    head, _, tail = raw.partition(b"<AppendedData")
+    data = tail[tail.index(b"_") + 1:]
+    root = ET.fromstring(head.decode() + "</VTKFile>" if b"</VTKFile>" not in head else head.decode())
+    piece = root.find("./ImageData/Piece")
+    ext = [int(v) for v in piece.get("Extent").split()]
+    shape = tuple(ext[2 * a + 1] - ext[2 * a] + 1 for a in (2, 1, 0))
+    arrays = {}
+    for da in piece.iter("DataArray"):
+        off = int(da.get("offset"))
+        n = int(np.frombuffer(data, np.uint64, 1, off)[0])
+        dtype = np.float64 if da.get("type") == "Float64" else np.float32
+        arrays[da.get("Name")] = np.frombuffer(data, dtype, n // np.dtype(dtype).itemsize, off + 8)
+    cells = "CellData" in [c.tag for c in piece]
+    if cells:  # cell data: one fewer than the points along every axis of more than one point
+        shape = tuple(max(s - 1, 1) for s in shape)
+    return ext, cells, {k: v.reshape(shape) for k, v in arrays.items()}
+
+
+def read_numpy(path):
+    if not path.endswith(".pvti"):
+        ext, _, arrays = read_vti_numpy(path)
+        dims = tuple(ext[2 * a + 1] - ext[2 * a] + 1 for a in range(3))
+        return dims, {k: v.ravel() for k, v in arrays.items()}
+    text = open(path).read()
+    whole = [int(v) for v in re.search(r'WholeExtent="([^"]+)"', text).group(1).split()]
+    dims = tuple(whole[2 * a + 1] - whole[2 * a] + 1 for a in range(3))
+    out = {}
+    for src in re.findall(r'Source="([^"]+)"', text):
+        ext, cells, arrays = read_vti_numpy(os.path.join(os.path.dirname(path), src))
+        shape = tuple(d - 1 if cells and d > 1 else d for d in (dims[2], dims[1], dims[0]))
+        for name, a in arrays.items():
+            g = out.setdefault(name, np.full(shape, np.nan, a.dtype))
+            lo = [ext[2 * ax] - whole[2 * ax] for ax in (2, 1, 0)]
+            g[lo[0]:lo[0] + a.shape[0], lo[1]:lo[1] + a.shape[1], lo[2]:lo[2] + a.shape[2]] = a
+    return dims, {k: v.ravel() for k, v in out.items()}
 
 
 def read(path):
+    if not HAVE_VTK:
+        return read_numpy(path)
     reader = vtkXMLPImageDataReader() if path.endswith(".pvti") else vtkXMLImageDataReader()
     reader.SetFileName(path)
     reader.Update()
@@ -35,8 +87,9 @@ def main():
     env = dict(os.environ, OMP_NUM_THREADS="1", OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_rmaps_base_oversubscribe="1")
     subprocess.run([exe, "run", *args, "--quiet", "--output", serial], check=True, env=env)
-    subprocess.run(["mpirun", "--oversubscribe", "-np", str(nranks), exe, "run", *args, "--quiet", "--output", par],
-                   check=True, env=env)
+    extra = os.environ.get("FLUXVIEW_MPIRUN_ARGS", "").split()
+    subprocess.run(["mpirun", "--oversubscribe", "-np", str(nranks), *extra, exe, "run", *args, "--quiet",
+                    "--output", par], check=True, env=env)
     snaps = sorted(f for f in os.listdir(serial) if f.startswith("snapshot_") and f.endswith(".vti"))
     assert snaps, "the serial run wrote no snapshots"
     for s in snaps:
