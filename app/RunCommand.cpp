@@ -133,6 +133,17 @@ int run_command(const RunOptions& o) {
   const std::filesystem::path dir = o.output.empty()
                                         ? std::filesystem::path("fluxview-out") / slug(sc.name)
                                         : std::filesystem::path(o.output);
+
+  // The solver is set up before any directory is made: what only the set-up can find
+  // (a grid too small for the ranks, too little device memory) leaves nothing behind.
+  auto solver = find_family(sc.solver).create(backend, precision);
+  solver->reset(sc.params);
+  if (restart) {
+    solver->load_state(restart->state);
+    if (!quiet)
+      std::cerr << "fluxview: restarting " << sc.name << " from " << o.restart << " at step "
+                << solver->step() << ", t = " << solver->time() << " s\n";
+  }
   prepare_output_dir(dir);
 
   const std::int64_t max_steps = sc.params.get_int("run.steps");
@@ -143,15 +154,6 @@ int run_command(const RunOptions& o) {
   const std::filesystem::path checkpoint_dir =
       o.checkpoint_dir.empty() ? dir : std::filesystem::path(o.checkpoint_dir);
   if (o.checkpoint_every > 0) prepare_output_dir(checkpoint_dir);
-
-  auto solver = find_family(sc.solver).create(backend, precision);
-  solver->reset(sc.params);
-  if (restart) {
-    solver->load_state(restart->state);
-    if (!quiet)
-      std::cerr << "fluxview: restarting " << sc.name << " from " << o.restart << " at step "
-                << solver->step() << ", t = " << solver->time() << " s\n";
-  }
   CheckpointRing checkpoints(checkpoint_dir);
 
   std::signal(SIGINT, on_signal);

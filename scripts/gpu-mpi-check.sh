@@ -18,12 +18,13 @@ transports="0"
 [ "$cuda_aware" = "true" ] && transports="0 1"
 status=0
 check() {  # name, ranks, run arguments...
-  local name=$1 np=$2
+  local name=$1 np=$2 par=()
   shift 2
+  if [ "${1:-}" = "--parallel-args" ]; then par=(--parallel-args "$2"); shift 2; fi
   for t in $transports; do
     if FLUXVIEW_MPI_CUDA_AWARE=$t FLUXVIEW_MPIRUN_ARGS="-x FLUXVIEW_MPI_CUDA_AWARE" \
-         python3 "$here/tests/mpi/compare_parallel.py" "$bin/fluxview" "$np" "$out/work/$name-$t" --exact -- \
-         "$@" --backend cuda >"$out/$name-$t.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+         python3 "$here/tests/mpi/compare_parallel.py" "$bin/fluxview" "$np" "$out/work/$name-$t" --exact \
+         "${par[@]}" -- "$@" --backend cuda >"$out/$name-$t.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
     echo "$name (np $np, cuda-aware=$t): $r: $(tail -1 "$out/$name-$t.log")" | tee -a "$out/mpi-gpu.log"
   done
 }
@@ -33,8 +34,8 @@ for k in fast 3DShMNoOverL 2DShMReg 3DBase; do
 done
 check heat-fast-np4 4 "${heat[@]}"
 check heat-fast-float-np4 4 "${heat[@]}" --precision float
-check heat-fast-x-split 2 "${heat[@]}" --mpi-dims 2,1,1
-check heat-fast-xyz-split 4 "${heat[@]}" --mpi-dims 2,2,1
+check heat-fast-x-split 2 --parallel-args "--mpi-dims 2,1,1" "${heat[@]}"
+check heat-fast-xy-split 4 --parallel-args "--mpi-dims 2,2,1" "${heat[@]}"
 check heat-2d-np4 4 heat/hot-spot --set grid.nx=80 --set grid.ny=60 --set grid.nz=1 --steps 20 --every 10
 fd=(fd/forced-turbulence --set grid.nx=32 --set grid.ny=24 --set grid.nz=16 --set fd.spectrum=false --steps 12 --every 4)
 check fd-np2 2 "${fd[@]}"

@@ -79,30 +79,16 @@ LocalBox split(std::array<int, 3> global_n, std::array<bool, 3> periodic, int mi
   b.global_n = global_n;
   b.n = global_n;
   b.periodic = periodic;
-  if (g_size == 1) {
-    for (int a = 0; a < 3; ++a)
-      if (g_requested_dims[a] > 1)
-        throw ConfigError(
-            "--mpi-dims asks for more than one rank but the run has one; start it "
-            "with mpirun -np N");
-    return b;
-  }
+  if (g_size == 1) return b;
 #ifdef FLUXVIEW_HAVE_MPI
   int dims[3] = {1, 1, 1};
   if (g_requested_dims != std::array<int, 3>{0, 0, 0}) {
-    long long product = 1;
-    for (int a = 0; a < 3; ++a) {
+    for (int a = 0; a < 3; ++a) {  // the product was checked by set_requested_dims
       dims[a] = g_requested_dims[a];
-      product *= dims[a];
       if (global_n[a] == 1 && dims[a] != 1)
         throw ConfigError("--mpi-dims: axis " + std::to_string(a) +
                           " has a single cell and cannot be split; give it 1 rank");
     }
-    if (product != g_size)
-      throw ConfigError("--mpi-dims " + std::to_string(dims[0]) + "," + std::to_string(dims[1]) +
-                        "," + std::to_string(dims[2]) + " makes " + std::to_string(product) +
-                        " ranks but the run has " + std::to_string(g_size) +
-                        "; the three factors must multiply to the rank count");
   } else {
     // MPI_Dims_create returns its factors largest first; they go to z, y, x in turn
     // (skipping single-cell axes, which are never split).
@@ -155,6 +141,13 @@ int neighbour(int axis, int dir) {
 }
 
 void set_requested_dims(std::array<int, 3> dims) {
+  const long long product = (long long)dims[0] * dims[1] * dims[2];
+  if (product != g_size)
+    throw ConfigError("--mpi-dims " + std::to_string(dims[0]) + "," + std::to_string(dims[1]) +
+                      "," + std::to_string(dims[2]) + " makes " + std::to_string(product) +
+                      " ranks but the run has " + std::to_string(g_size) +
+                      "; the three factors must multiply to the rank count" +
+                      (g_size == 1 ? " (start it with mpirun -np N)" : ""));
   g_requested_dims = dims;
 }
 std::array<int, 3> requested_dims() {

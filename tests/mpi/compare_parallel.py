@@ -4,7 +4,8 @@ snapshot must be equal (bit-identical with --exact, else to a relative tolerance
 Where ParaView's Python is missing (the GPU machine), a small numpy reader of the files
 fluxview writes (appended raw binary, UInt64 headers) stands in for VTK's.
 
-usage: compare_parallel.py FLUXVIEW NRANKS WORKDIR [--exact | --rtol X] -- RUN-ARGS...
+usage: compare_parallel.py FLUXVIEW NRANKS WORKDIR [--exact | --rtol X] [--parallel-args "A B"] -- RUN-ARGS...
+(--parallel-args: extra run arguments for the MPI run only, e.g. "--mpi-dims 2,1,1")
 Environment: FLUXVIEW_MPIRUN_ARGS adds arguments to mpirun (e.g. "-x FOO=1").
 """
 import os
@@ -82,13 +83,15 @@ def main():
     exact = "--exact" in rest
     rtol = float(rest[rest.index("--rtol") + 1]) if "--rtol" in rest else 0.0
     args = rest[rest.index("--") + 1:]
+    opts = rest[:rest.index("--")]
+    par_args = opts[opts.index("--parallel-args") + 1].split() if "--parallel-args" in opts else []
     shutil.rmtree(work, ignore_errors=True)
     serial, par = os.path.join(work, "serial"), os.path.join(work, f"np{nranks}")
     env = dict(os.environ, OMP_NUM_THREADS="1", OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_rmaps_base_oversubscribe="1")
     subprocess.run([exe, "run", *args, "--quiet", "--output", serial], check=True, env=env)
     extra = os.environ.get("FLUXVIEW_MPIRUN_ARGS", "").split()
-    subprocess.run(["mpirun", "--oversubscribe", "-np", str(nranks), *extra, exe, "run", *args, "--quiet",
+    subprocess.run(["mpirun", "--oversubscribe", "-np", str(nranks), *extra, exe, "run", *args, *par_args, "--quiet",
                     "--output", par], check=True, env=env)
     snaps = sorted(f for f in os.listdir(serial) if f.startswith("snapshot_") and f.endswith(".vti"))
     assert snaps, "the serial run wrote no snapshots"
