@@ -3,6 +3,7 @@
 // wall points; the walls are the ghost layer (width 1) and hold the Dirichlet
 // temperatures, so every kernel reads them like any neighbour and never branches.
 #include <cmath>
+#include <cstdlib>
 #include <numbers>
 #include <sstream>
 #include <stdexcept>
@@ -172,6 +173,8 @@ class HeatSolver final : public Solver {
     shells_.clear();
     overlap_ = false;
     if (backend_ != BackendKind::cuda || !exchange_.active()) return;
+    // FLUXVIEW_MPI_OVERLAP=0 keeps the plain order, to measure what the overlap gains.
+    if (const char* v = std::getenv("FLUXVIEW_MPI_OVERLAP"); v && std::string(v) == "0") return;
     const auto& n = cur_.layout().n;
     std::array<int, 3> lo{0, 0, 0}, hi = n;
     for (int a = 0; a < 3; ++a) {
