@@ -107,8 +107,10 @@ int run_command(const RunOptions& o) {
   // Under MPI every rank runs this; only the root prints and writes run.json.
   const bool quiet = o.quiet || !parallel::is_root();
   // Everything that can be wrong with the input is found here, before any output.
+  // A restart's headers are read here (every piece, on any number of ranks); its arrays
+  // once the solver has split the grid, still before any output.
   std::optional<Checkpoint> restart;
-  if (!o.restart.empty()) restart = read_checkpoint(o.restart);
+  if (!o.restart.empty()) restart = open_checkpoint(o.restart);
   Scenario sc = restart ? scenario_for_restart(*restart, o.overrides)
                         : load_scenario(o.scenario, o.overrides);
   if (o.steps) sc.params.assign("run.steps", *o.steps, "--steps");
@@ -130,6 +132,17 @@ int run_command(const RunOptions& o) {
           "fd.spectrum = true: spectra need the whole field and are not written on several MPI "
           "ranks yet; allowed there: --set fd.spectrum=false");
   }
+
+  auto solver = find_family(sc.solver).create(backend, precision);
+  solver->reset(sc.params);
+  if (restart) {
+    // This rank's box, read from the pieces that overlap it, whatever rank count wrote them.
+    solver->load_state(read_checkpoint_state(*restart, *solver));
+    if (!quiet)
+      std::cerr << "fluxview: restarting " << sc.name << " from " << o.restart << " at step "
+                << solver->step() << ", t = " << solver->time() << " s\n";
+  }
+
   const std::filesystem::path dir = o.output.empty()
                                         ? std::filesystem::path("fluxview-out") / slug(sc.name)
                                         : std::filesystem::path(o.output);
@@ -144,14 +157,6 @@ int run_command(const RunOptions& o) {
       o.checkpoint_dir.empty() ? dir : std::filesystem::path(o.checkpoint_dir);
   if (o.checkpoint_every > 0) prepare_output_dir(checkpoint_dir);
 
-  auto solver = find_family(sc.solver).create(backend, precision);
-  solver->reset(sc.params);
-  if (restart) {
-    solver->load_state(restart->state);
-    if (!quiet)
-      std::cerr << "fluxview: restarting " << sc.name << " from " << o.restart << " at step "
-                << solver->step() << ", t = " << solver->time() << " s\n";
-  }
   CheckpointRing checkpoints(checkpoint_dir);
 
   std::signal(SIGINT, on_signal);
