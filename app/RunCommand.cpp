@@ -127,10 +127,6 @@ int run_command(const RunOptions& o) {
                         std::to_string(parallel::size()) + " were started); allowed: one process");
     if (o.render_every > 0)
       throw ConfigError("--render-every is not supported on several MPI ranks yet");
-    if (fd::writes_spectrum(sc.params))
-      throw ConfigError(
-          "fd.spectrum = true: spectra need the whole field and are not written on several MPI "
-          "ranks yet; allowed there: --set fd.spectrum=false");
   }
 
   auto solver = find_family(sc.solver).create(backend, precision);
@@ -180,7 +176,7 @@ int run_command(const RunOptions& o) {
   const auto write_snapshot = [&] {
     series.write(*solver);
     summary.diagnostics = solver->diagnostics();  // collective under MPI: every rank calls it
-    if (fd::writes_spectrum(sc.params) && parallel::is_root()) {
+    if (fd::writes_spectrum(sc.params)) {         // collective under MPI: rank 0 writes it
       char name[48];
       std::snprintf(name, sizeof name, "spectrum_%06lld.csv",
                     static_cast<long long>(solver->step()));
