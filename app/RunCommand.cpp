@@ -107,8 +107,10 @@ int run_command(const RunOptions& o) {
   // Under MPI every rank runs this; only the root prints and writes run.json.
   const bool quiet = o.quiet || !parallel::is_root();
   // Everything that can be wrong with the input is found here, before any output.
+  // A restart's headers are read here (every piece, on any number of ranks); its arrays
+  // once the solver has split the grid, still before any output.
   std::optional<Checkpoint> restart;
-  if (!o.restart.empty()) restart = read_checkpoint(o.restart);
+  if (!o.restart.empty()) restart = open_checkpoint(o.restart);
   Scenario sc = restart ? scenario_for_restart(*restart, o.overrides)
                         : load_scenario(o.scenario, o.overrides);
   if (o.steps) sc.params.assign("run.steps", *o.steps, "--steps");
@@ -125,25 +127,24 @@ int run_command(const RunOptions& o) {
                         std::to_string(parallel::size()) + " were started); allowed: one process");
     if (o.render_every > 0)
       throw ConfigError("--render-every is not supported on several MPI ranks yet");
-    if (fd::writes_spectrum(sc.params))
-      throw ConfigError(
-          "fd.spectrum = true: spectra need the whole field and are not written on several MPI "
-          "ranks yet; allowed there: --set fd.spectrum=false");
   }
-  const std::filesystem::path dir = o.output.empty()
-                                        ? std::filesystem::path("fluxview-out") / slug(sc.name)
-                                        : std::filesystem::path(o.output);
 
   // The solver is set up before any directory is made: what only the set-up can find
-  // (a grid too small for the ranks, too little device memory) leaves nothing behind.
+  // (a grid too small for the ranks, too little device memory, a bad checkpoint piece)
+  // leaves nothing behind.
   auto solver = find_family(sc.solver).create(backend, precision);
   solver->reset(sc.params);
   if (restart) {
-    solver->load_state(restart->state);
+    // This rank's box, read from the pieces that overlap it, whatever rank count wrote them.
+    solver->load_state(read_checkpoint_state(*restart, *solver));
     if (!quiet)
       std::cerr << "fluxview: restarting " << sc.name << " from " << o.restart << " at step "
                 << solver->step() << ", t = " << solver->time() << " s\n";
   }
+
+  const std::filesystem::path dir = o.output.empty()
+                                        ? std::filesystem::path("fluxview-out") / slug(sc.name)
+                                        : std::filesystem::path(o.output);
   prepare_output_dir(dir);
 
   const std::int64_t max_steps = sc.params.get_int("run.steps");
@@ -178,7 +179,7 @@ int run_command(const RunOptions& o) {
   const auto write_snapshot = [&] {
     series.write(*solver);
     summary.diagnostics = solver->diagnostics();  // collective under MPI: every rank calls it
-    if (fd::writes_spectrum(sc.params) && parallel::is_root()) {
+    if (fd::writes_spectrum(sc.params)) {         // collective under MPI: rank 0 writes it
       char name[48];
       std::snprintf(name, sizeof name, "spectrum_%06lld.csv",
                     static_cast<long long>(solver->step()));

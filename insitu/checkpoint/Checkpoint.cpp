@@ -4,8 +4,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstring>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -19,7 +22,11 @@ namespace fluxview {
 namespace {
 
 constexpr const char* kFormat = "fluxview-checkpoint";
-constexpr int kVersion = 1;
+// Version 2: every file records its box of the global grid (rank, ranks, global size,
+// offset), covered by the CRC too, so a restart can reassemble the grid on any number of
+// ranks. Version 1 files lack the box: a serial one is the whole grid and still reads; the
+// pieces of an MPI run are refused (which box each holds is not known).
+constexpr int kVersion = 2;
 
 // Closes an HDF5 handle on scope exit, so every error path releases what it opened.
 struct H5Handle {
@@ -53,6 +60,13 @@ void write_scalar_attr(hid_t obj, const char* name, hid_t type, V value) {
   check(H5Awrite(attr, type, &value), std::string("attribute ") + name);
 }
 
+void write_int3_attr(hid_t obj, const char* name, const std::array<int, 3>& v) {
+  const hsize_t dims[1] = {3};
+  H5Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose);
+  H5Handle attr(H5Acreate2(obj, name, H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  check(H5Awrite(attr, H5T_NATIVE_INT, v.data()), std::string("attribute ") + name);
+}
+
 std::string read_string_attr(hid_t obj, const char* name) {
   if (H5Aexists(obj, name) <= 0)
     throw std::runtime_error(std::string("attribute '") + name + "' is missing");
@@ -77,31 +91,317 @@ V read_scalar_attr(hid_t obj, const char* name, hid_t type) {
   return v;
 }
 
-// CRC-32 (zlib) over everything a restart depends on, in a fixed order.
-std::uint32_t content_crc(const Checkpoint& c) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  auto add = [&](const void* p, std::size_t n) {
-    crc = crc32(crc, static_cast<const Bytef*>(p), uInt(n));
-  };
+std::array<int, 3> read_int3_attr(hid_t obj, const char* name) {
+  if (H5Aexists(obj, name) <= 0)
+    throw std::runtime_error(std::string("attribute '") + name + "' is missing");
+  H5Handle attr(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
+  H5Handle space(H5Aget_space(attr), H5Sclose);
+  if (H5Sget_simple_extent_npoints(space) != 3)
+    throw std::runtime_error(std::string("attribute '") + name + "' is not three integers");
+  std::array<int, 3> v{};
+  check(H5Aread(attr, H5T_NATIVE_INT, v.data()), std::string("reading attribute ") + name);
+  return v;
+}
+
+std::string dims_text(const std::array<int, 3>& n) {
+  return std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" + std::to_string(n[2]);
+}
+
+// CRC-32 (zlib), fed in pieces of at most 1 GiB (zlib's length is 32-bit).
+class Crc32 {
+ public:
+  void add(const void* p, std::size_t n) {
+    const auto* b = static_cast<const Bytef*>(p);
+    for (std::size_t o = 0; o < n; o += kStep)
+      crc_ = crc32(crc_, b + o, uInt(std::min(kStep, n - o)));
+  }
+  std::uint32_t value() const { return std::uint32_t(crc_); }
+
+ private:
+  static constexpr std::size_t kStep = std::size_t(1) << 30;
+  uLong crc_ = crc32(0L, Z_NULL, 0);
+};
+
+// The CRC over everything a restart depends on, in a fixed order: these header fields,
+// then each array's name and values in the file's order (added by the caller).
+Crc32 header_crc(const Checkpoint& c, const CheckpointPiece& p) {
+  Crc32 crc;
   for (const std::string* s :
        {&c.solver, &c.scenario, &c.parameters_json, &c.backend, &c.precision, &c.state.extra})
-    add(s->data(), s->size());
-  add(&c.state.time, sizeof c.state.time);
-  add(&c.state.step, sizeof c.state.step);
-  for (const auto& a : c.state.arrays) {
-    add(a.name.data(), a.name.size());
-    add(a.values.bytes.data(), a.values.bytes.size());
+    crc.add(s->data(), s->size());
+  crc.add(&c.state.time, sizeof c.state.time);
+  crc.add(&c.state.step, sizeof c.state.step);
+  if (p.version >= 2) {
+    const std::int32_t box[11] = {p.ranks,       p.rank,      c.global_n[0], c.global_n[1],
+                                  c.global_n[2], p.offset[0], p.offset[1],   p.offset[2],
+                                  p.n[0],        p.n[1],      p.n[2]};
+    crc.add(box, sizeof box);
   }
-  return std::uint32_t(crc);
+  return crc;
+}
+
+std::string piece_suffix(int rank, int ranks) {
+  char suffix[64];
+  std::snprintf(suffix, sizeof suffix, ".rank%04dof%04d", rank, ranks);
+  return suffix;
+}
+
+// "checkpoint_000010.rank0001of0004" -> {"checkpoint_000010", 1, 4}; nothing for a name
+// that is not a piece's.
+struct PieceName {
+  std::string stem;
+  int rank = 0, ranks = 0;
+};
+std::optional<PieceName> parse_piece_stem(const std::string& stem) {
+  const std::size_t at = stem.rfind(".rank");
+  if (at == std::string::npos) return std::nullopt;
+  const std::string rest = stem.substr(at + 5);
+  const std::size_t of = rest.find("of");
+  const auto digits = [](const std::string& s) {
+    return !s.empty() && s.size() <= 9 &&
+           std::all_of(s.begin(), s.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+  };
+  if (of == std::string::npos || !digits(rest.substr(0, of)) || !digits(rest.substr(of + 2)))
+    return std::nullopt;
+  return PieceName{stem.substr(0, at), std::stoi(rest.substr(0, of)),
+                   std::stoi(rest.substr(of + 2))};
+}
+
+// The files of the checkpoint `logical`: the file itself (serial), or its pieces, in rank
+// order, with the rank count their names give (0 for a serial file).
+struct PieceFile {
+  std::filesystem::path file;
+  int rank = 0, ranks = 0;
+};
+std::vector<PieceFile> find_pieces(std::filesystem::path logical) {
+  namespace fs = std::filesystem;
+  // A piece named on the command line stands for its whole checkpoint.
+  if (const auto named = parse_piece_stem(logical.stem().string()))
+    logical = logical.parent_path() / (named->stem + logical.extension().string());
+  const fs::path dir = logical.parent_path().empty() ? fs::path(".") : logical.parent_path();
+  const std::string stem = logical.stem().string(), ext = logical.extension().string();
+  std::error_code ec;
+  const bool serial = fs::is_regular_file(logical, ec);
+  std::map<int, std::map<int, fs::path>> by_ranks;  // ranks -> rank -> file
+  if (fs::is_directory(dir, ec))
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      if (e.path().extension().string() != ext) continue;
+      const auto p = parse_piece_stem(e.path().stem().string());
+      if (p && p->stem == stem) by_ranks[p->ranks][p->rank] = e.path();
+    }
+  const std::string pattern = stem + ".rankRRRRofSSSS" + ext;
+  if (!serial && by_ranks.empty())
+    throw std::runtime_error("no such file (nor pieces " + pattern +
+                             " of a checkpoint written on several MPI ranks)");
+  if (serial && !by_ranks.empty())
+    throw std::runtime_error("both this serial checkpoint and pieces " + pattern + " written on " +
+                             std::to_string(by_ranks.begin()->first) +
+                             " MPI ranks exist; remove the ones not meant");
+  if (serial) return {{logical, 0, 0}};
+  if (by_ranks.size() > 1)
+    throw std::runtime_error("pieces " + pattern + " of checkpoints written on " +
+                             std::to_string(by_ranks.begin()->first) + " and " +
+                             std::to_string(std::next(by_ranks.begin())->first) +
+                             " MPI ranks lie side by side; remove the set not meant");
+  const auto& [ranks, files] = *by_ranks.begin();
+  std::vector<PieceFile> out;
+  for (int r = 0; r < ranks; ++r) {
+    const auto it = files.find(r);
+    if (it == files.end())
+      throw std::runtime_error("piece " + stem + piece_suffix(r, ranks) + ext +
+                               " is missing (the checkpoint was written on " +
+                               std::to_string(ranks) + " MPI ranks; " +
+                               std::to_string(files.size()) + " of its pieces are there)");
+    out.push_back({it->second, r, ranks});
+  }
+  if (int(files.size()) != ranks)
+    throw std::runtime_error("piece " + files.rbegin()->second.filename().string() +
+                             " does not belong to a checkpoint written on " +
+                             std::to_string(ranks) + " MPI ranks");
+  return out;
+}
+
+// Reads the header of one file (attributes and the arrays' names and sizes, not their
+// values) into `c` and returns its box. Throws std::runtime_error saying what is wrong.
+CheckpointPiece read_piece_header(const PieceFile& f, Checkpoint& c) {
+  const char* path = f.file.c_str();
+  if (H5Fis_hdf5(path) <= 0)
+    throw std::runtime_error("not an HDF5 file (truncated or not a checkpoint)");
+  H5Handle file(H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (file.id < 0) throw std::runtime_error("cannot open as HDF5 (truncated?)");
+  if (H5Aexists(file, "format") <= 0 || read_string_attr(file, "format") != kFormat)
+    throw std::runtime_error("not a fluxview checkpoint");
+  CheckpointPiece p;
+  p.file = f.file;
+  p.version = read_scalar_attr<int>(file, "version", H5T_NATIVE_INT);
+  if (p.version != 1 && p.version != kVersion)
+    throw std::runtime_error("checkpoint format version " + std::to_string(p.version) +
+                             ", this fluxview reads 1 and " + std::to_string(kVersion));
+  c.solver = read_string_attr(file, "solver");
+  c.scenario = read_string_attr(file, "scenario");
+  c.description = read_string_attr(file, "description");
+  c.parameters_json = read_string_attr(file, "parameters");
+  c.backend = read_string_attr(file, "backend");
+  c.precision = read_string_attr(file, "precision");
+  c.state.extra = read_string_attr(file, "extra_state");
+  c.state.time = read_scalar_attr<double>(file, "time", H5T_NATIVE_DOUBLE);
+  c.state.step = read_scalar_attr<std::int64_t>(file, "step", H5T_NATIVE_INT64);
+  p.crc = read_scalar_attr<std::uint32_t>(file, "crc32", H5T_NATIVE_UINT32);
+  p.ranks = H5Aexists(file, "ranks") > 0 ? read_scalar_attr<int>(file, "ranks", H5T_NATIVE_INT) : 1;
+  if (p.version == 1 && p.ranks > 1)
+    throw std::runtime_error(
+        "a piece written on " + std::to_string(p.ranks) +
+        " MPI ranks by an older fluxview (checkpoint format 1), which did not record the piece's "
+        "box; this fluxview cannot place it (restart it with the fluxview that wrote it, on as "
+        "many ranks)");
+  if (p.version >= 2) {
+    p.rank = read_scalar_attr<int>(file, "rank", H5T_NATIVE_INT);
+    c.global_n = read_int3_attr(file, "global_n");
+    p.offset = read_int3_attr(file, "box_offset");
+  }
+  // The name and the attributes must agree on which piece this is.
+  const int named_ranks = f.ranks == 0 ? 1 : f.ranks;
+  if (p.ranks != named_ranks || p.rank != f.rank)
+    throw std::runtime_error(
+        "holds piece " + std::to_string(p.rank) + " of " + std::to_string(p.ranks) +
+        " but its name says " +
+        (f.ranks == 0 ? std::string("a serial checkpoint")
+                      : "piece " + std::to_string(f.rank) + " of " + std::to_string(f.ranks)) +
+        " (renamed?)");
+
+  H5Handle group(H5Gopen2(file, "state", H5P_DEFAULT), H5Gclose);
+  if (group.id < 0) throw std::runtime_error("the state group is missing");
+  c.array_names.clear();
+  const std::string order = read_string_attr(group, "order");
+  for (std::size_t start = 0; !order.empty() && start <= order.size();) {
+    const std::size_t comma = std::min(order.find(',', start), order.size());
+    c.array_names.push_back(order.substr(start, comma - start));
+    start = comma + 1;
+  }
+  if (c.array_names.empty()) throw std::runtime_error("the state holds no arrays");
+  for (std::size_t i = 0; i < c.array_names.size(); ++i) {
+    const std::string& name = c.array_names[i];
+    if (H5Lexists(group, name.c_str(), H5P_DEFAULT) <= 0)
+      throw std::runtime_error("array " + name + " is missing");
+    H5Handle ds(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose);
+    H5Handle space(H5Dget_space(ds), H5Sclose);
+    if (H5Sget_simple_extent_ndims(space) != 3)
+      throw std::runtime_error("array " + name + " is not 3D");
+    hsize_t dims[3] = {0, 0, 0};
+    H5Sget_simple_extent_dims(space, dims, nullptr);
+    const std::array<int, 3> n{int(dims[2]), int(dims[1]), int(dims[0])};
+    if (i == 0) p.n = n;
+    if (n != p.n)
+      throw std::runtime_error("array " + name + " is " + dims_text(n) + ", array " +
+                               c.array_names[0] + " " + dims_text(p.n));
+  }
+  if (p.version == 1) c.global_n = p.n;  // a serial file of format 1: the whole grid
+  for (int a = 0; a < 3; ++a)
+    if (p.offset[a] < 0 || p.n[a] < 1 || p.offset[a] + p.n[a] > c.global_n[a])
+      throw std::runtime_error("its box of " + dims_text(p.n) + " cells at offset (" +
+                               std::to_string(p.offset[0]) + ", " + std::to_string(p.offset[1]) +
+                               ", " + std::to_string(p.offset[2]) + ") is outside its grid of " +
+                               dims_text(c.global_n));
+  return p;
+}
+
+// What two pieces of one checkpoint must share; the first difference, or "".
+std::string header_difference(const Checkpoint& a, const Checkpoint& b) {
+  if (a.solver != b.solver) return "solver (" + b.solver + " vs " + a.solver + ")";
+  if (a.scenario != b.scenario) return "scenario (" + b.scenario + " vs " + a.scenario + ")";
+  if (a.global_n != b.global_n)
+    return "global grid (" + dims_text(b.global_n) + " vs " + dims_text(a.global_n) + ")";
+  if (a.state.step != b.state.step)
+    return "step (" + std::to_string(b.state.step) + " vs " + std::to_string(a.state.step) + ")";
+  if (a.state.time != b.state.time) return "time";
+  if (a.description != b.description) return "scenario description";
+  if (a.parameters_json != b.parameters_json) return "parameters";
+  if (a.backend != b.backend) return "backend (" + b.backend + " vs " + a.backend + ")";
+  if (a.precision != b.precision) return "precision (" + b.precision + " vs " + a.precision + ")";
+  if (a.state.extra != b.state.extra) return "extra solver state";
+  if (a.array_names != b.array_names) return "list of arrays";
+  return "";
+}
+
+bool overlap(const CheckpointPiece& p, const std::array<int, 3>& off, const std::array<int, 3>& n) {
+  for (int a = 0; a < 3; ++a)
+    if (p.offset[a] >= off[a] + n[a] || off[a] >= p.offset[a] + p.n[a]) return false;
+  return true;
+}
+
+// Runs `f` on every rank; if it throws on any, every rank throws the error of the lowest
+// failing rank (a ConfigError stays one), so none is left waiting in a later collective.
+template <class F>
+auto on_every_rank(F&& f) -> decltype(f()) {
+  std::optional<decltype(f())> result;
+  std::string error;
+  try {
+    result.emplace(f());
+  } catch (const ConfigError& e) {
+    error = std::string("C") + e.what();
+  } catch (const std::exception& e) {
+    error = std::string("R") + e.what();
+  }
+  const std::string first = parallel::first_error(error);
+  if (!first.empty()) {
+    if (first[0] == 'C') throw ConfigError(first.substr(1));
+    throw std::runtime_error(first.substr(1));
+  }
+  return std::move(*result);
+}
+
+Checkpoint open_checkpoint_here(const std::filesystem::path& logical) {
+  const std::string where = "--restart " + logical.string() + ": ";
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  std::vector<PieceFile> files;
+  try {
+    files = find_pieces(logical);
+  } catch (const std::runtime_error& e) {
+    throw ConfigError(where + e.what());
+  }
+  Checkpoint c;
+  for (const PieceFile& f : files) {
+    const std::string at =
+        where + (f.ranks == 0 ? "" : "piece " + f.file.filename().string() + ": ");
+    Checkpoint h;
+    CheckpointPiece p;
+    try {
+      p = read_piece_header(f, h);
+    } catch (const std::runtime_error& e) {
+      throw ConfigError(at + e.what());
+    }
+    if (c.pieces.empty()) {
+      c = std::move(h);
+    } else if (const std::string d = header_difference(c, h); !d.empty()) {
+      throw ConfigError(at + "differs from " + c.pieces[0].file.filename().string() + " in its " +
+                        d + "; the pieces are not of one checkpoint");
+    }
+    c.pieces.push_back(std::move(p));
+  }
+  // The pieces must tile the global grid: no two overlap, and together they cover it.
+  std::int64_t covered = 0;
+  for (std::size_t i = 0; i < c.pieces.size(); ++i) {
+    const CheckpointPiece& p = c.pieces[i];
+    covered += std::int64_t(p.n[0]) * p.n[1] * p.n[2];
+    for (std::size_t j = 0; j < i; ++j)
+      if (overlap(c.pieces[j], p.offset, p.n))
+        throw ConfigError(where + "the boxes of pieces " + c.pieces[j].file.filename().string() +
+                          " and " + p.file.filename().string() + " overlap");
+  }
+  const std::int64_t cells = std::int64_t(c.global_n[0]) * c.global_n[1] * c.global_n[2];
+  if (covered != cells)
+    throw ConfigError(where + "its pieces cover " + std::to_string(covered) + " of the " +
+                      std::to_string(cells) + " cells of the " + dims_text(c.global_n) + " grid");
+  return c;
 }
 
 }  // namespace
 
 std::filesystem::path checkpoint_piece_path(const std::filesystem::path& path) {
   if (parallel::size() == 1) return path;
-  char suffix[64];
-  std::snprintf(suffix, sizeof suffix, ".rank%04dof%04d", parallel::rank(), parallel::size());
-  return path.parent_path() / (path.stem().string() + suffix + path.extension().string());
+  return path.parent_path() /
+         (path.stem().string() + piece_suffix(parallel::rank(), parallel::size()) +
+          path.extension().string());
 }
 
 void write_checkpoint(const std::filesystem::path& path, const Scenario& scenario,
@@ -113,7 +413,22 @@ void write_checkpoint(const std::filesystem::path& path, const Scenario& scenari
   c.parameters_json = params_json(scenario.params).dump();
   c.backend = std::string(to_string(solver.backend()));
   c.precision = std::string(to_string(solver.precision()));
-  c.state = solver.save_state();
+  c.state = solver.save_state();  // collective under MPI for some families
+  c.global_n = solver.grid().n;
+  CheckpointPiece piece;
+  piece.version = kVersion;
+  piece.rank = parallel::rank();
+  piece.ranks = parallel::size();
+  piece.offset = solver.grid().offset;
+  if (c.state.arrays.empty()) throw std::runtime_error("the solver's state holds no arrays");
+  piece.n = c.state.arrays[0].values.n;
+  Crc32 crc = header_crc(c, piece);
+  for (const auto& a : c.state.arrays) {
+    if (a.values.n != piece.n)
+      throw std::logic_error("checkpoint: state array " + a.name + " is not of the box's size");
+    crc.add(a.name.data(), a.name.size());
+    crc.add(a.values.bytes.data(), a.values.bytes.size());
+  }
 
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   // Under MPI every rank writes its own piece (its box of the grid, same format).
@@ -133,8 +448,11 @@ void write_checkpoint(const std::filesystem::path& path, const Scenario& scenari
     write_string_attr(file, "extra_state", c.state.extra);
     write_scalar_attr(file, "time", H5T_NATIVE_DOUBLE, c.state.time);
     write_scalar_attr(file, "step", H5T_NATIVE_INT64, c.state.step);
-    write_scalar_attr(file, "crc32", H5T_NATIVE_UINT32, content_crc(c));
-    write_scalar_attr(file, "ranks", H5T_NATIVE_INT, parallel::size());
+    write_scalar_attr(file, "crc32", H5T_NATIVE_UINT32, crc.value());
+    write_scalar_attr(file, "ranks", H5T_NATIVE_INT, piece.ranks);
+    write_scalar_attr(file, "rank", H5T_NATIVE_INT, piece.rank);
+    write_int3_attr(file, "global_n", c.global_n);
+    write_int3_attr(file, "box_offset", piece.offset);
     H5Handle group(H5Gcreate2(file, "state", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
     // HDF5 lists a group's members by name; the solver's order is kept here.
     std::string order;
@@ -170,85 +488,105 @@ void write_checkpoint(const std::filesystem::path& path, const Scenario& scenari
   }
 }
 
-Checkpoint read_checkpoint(const std::filesystem::path& logical) {
-  const std::string where = "--restart " + logical.string() + ": ";
-  // Under MPI each rank reads its own piece, written by a run on as many ranks.
-  const std::filesystem::path path = checkpoint_piece_path(logical);
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw ConfigError(where + (parallel::size() > 1 ? "no piece " + path.filename().string() +
-                                                          " for this rank (restart on as many MPI "
-                                                          "ranks as wrote the checkpoint)"
-                                                    : std::string("no such file")));
+Checkpoint open_checkpoint(const std::filesystem::path& path) {
+  return on_every_rank([&] { return open_checkpoint_here(path); });
+}
+
+SolverState read_checkpoint_box(const Checkpoint& c, std::array<int, 3> offset,
+                                std::array<int, 3> n) {
+  const std::string where =
+      "--restart " + (c.pieces.empty() ? std::string("?") : c.pieces[0].file.string()) + ": ";
+  for (int a = 0; a < 3; ++a)
+    if (offset[a] < 0 || n[a] < 1 || offset[a] + n[a] > c.global_n[a])
+      throw ConfigError(where + "the box of " + dims_text(n) + " cells is outside its grid of " +
+                        dims_text(c.global_n));
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  if (H5Fis_hdf5(path.c_str()) <= 0)
-    throw ConfigError(where + "not an HDF5 file (truncated or not a checkpoint)");
-  Checkpoint c;
-  try {
-    H5Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-    if (file.id < 0) throw std::runtime_error("cannot open as HDF5 (truncated?)");
-    if (H5Aexists(file, "format") <= 0 || read_string_attr(file, "format") != kFormat)
-      throw std::runtime_error("not a fluxview checkpoint");
-    const int version = read_scalar_attr<int>(file, "version", H5T_NATIVE_INT);
-    if (version != kVersion)
-      throw std::runtime_error("checkpoint format version " + std::to_string(version) +
-                               ", this fluxview reads " + std::to_string(kVersion));
-    c.solver = read_string_attr(file, "solver");
-    c.scenario = read_string_attr(file, "scenario");
-    c.description = read_string_attr(file, "description");
-    c.parameters_json = read_string_attr(file, "parameters");
-    c.backend = read_string_attr(file, "backend");
-    c.precision = read_string_attr(file, "precision");
-    c.state.extra = read_string_attr(file, "extra_state");
-    c.state.time = read_scalar_attr<double>(file, "time", H5T_NATIVE_DOUBLE);
-    c.state.step = read_scalar_attr<std::int64_t>(file, "step", H5T_NATIVE_INT64);
-    const std::uint32_t stored = read_scalar_attr<std::uint32_t>(file, "crc32", H5T_NATIVE_UINT32);
-    const int ranks =
-        H5Aexists(file, "ranks") > 0 ? read_scalar_attr<int>(file, "ranks", H5T_NATIVE_INT) : 1;
-    if (ranks != parallel::size())
-      throw std::runtime_error("written on " + std::to_string(ranks) +
-                               " MPI rank(s), restarted on " + std::to_string(parallel::size()) +
-                               "; restart on as many ranks");
-    H5Handle group(H5Gopen2(file, "state", H5P_DEFAULT), H5Gclose);
-    if (group.id < 0) throw std::runtime_error("the state group is missing");
-    std::vector<std::string> names;
-    {
-      const std::string order = read_string_attr(group, "order");
-      std::size_t start = 0;
-      while (start <= order.size() && !order.empty()) {
-        const std::size_t comma = std::min(order.find(',', start), order.size());
-        names.push_back(order.substr(start, comma - start));
-        start = comma + 1;
-      }
-    }
-    const Precision prec = c.precision == "float" ? Precision::f32 : Precision::f64;
-    for (const std::string& array_name : names) {
-      const char* name = array_name.c_str();
-      if (H5Lexists(group, name, H5P_DEFAULT) <= 0)
-        throw std::runtime_error("array " + array_name + " is missing");
-      H5Handle ds(H5Dopen2(group, name, H5P_DEFAULT), H5Dclose);
-      H5Handle space(H5Dget_space(ds), H5Sclose);
-      hsize_t dims[3] = {0, 0, 0};
-      if (H5Sget_simple_extent_ndims(space) != 3)
-        throw std::runtime_error(std::string("array ") + name + " is not 3D");
-      H5Sget_simple_extent_dims(space, dims, nullptr);
-      StateArray a;
-      a.name = name;
-      a.values.precision = prec;
-      a.values.n = {int(dims[2]), int(dims[1]), int(dims[0])};
-      a.values.bytes.resize(std::size_t(dims[0] * dims[1] * dims[2]) * bytes_of(prec));
-      const hid_t type = prec == Precision::f64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
-      // A chunk whose Fletcher-32 sum does not match fails this read.
-      if (H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, a.values.bytes.data()) < 0)
-        throw std::runtime_error(std::string("array ") + name +
-                                 " is corrupt (checksum or read failure)");
-      c.state.arrays.push_back(std::move(a));
-    }
-    if (content_crc(c) != stored)
-      throw std::runtime_error("content checksum mismatch: the file is corrupt");
-  } catch (const std::runtime_error& e) {
-    throw ConfigError(where + e.what());
+  const Precision prec = c.precision == "float" ? Precision::f32 : Precision::f64;
+  const hid_t type = prec == Precision::f64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
+  const std::size_t eb = bytes_of(prec);
+  SolverState st;
+  st.time = c.state.time;
+  st.step = c.state.step;
+  st.extra = c.state.extra;
+  for (const std::string& name : c.array_names) {
+    StateArray a;
+    a.name = name;
+    a.values.precision = prec;
+    a.values.n = n;
+    a.values.bytes.resize(std::size_t(a.values.count()) * eb);
+    st.arrays.push_back(std::move(a));
   }
+  // Each overlapping piece is read whole, one array at a time (so its checksums can be
+  // verified), and the overlap copied row by row; the pieces tile the grid
+  // (open_checkpoint checked), so every cell of the box is written exactly once.
+  std::vector<unsigned char> buf;
+  for (const CheckpointPiece& p : c.pieces) {
+    if (!overlap(p, offset, n)) continue;
+    const std::string at = "--restart " + p.file.string() + ": ";
+    try {
+      H5Handle file(H5Fopen(p.file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+      if (file.id < 0) throw std::runtime_error("cannot open as HDF5 (truncated?)");
+      H5Handle group(H5Gopen2(file, "state", H5P_DEFAULT), H5Gclose);
+      if (group.id < 0) throw std::runtime_error("the state group is missing");
+      Crc32 crc = header_crc(c, p);
+      std::array<int, 3> lo{}, hi{};
+      for (int a = 0; a < 3; ++a) {
+        lo[a] = std::max(offset[a], p.offset[a]);
+        hi[a] = std::min(offset[a] + n[a], p.offset[a] + p.n[a]);
+      }
+      const std::size_t row = std::size_t(hi[0] - lo[0]) * eb;
+      for (StateArray& a : st.arrays) {
+        const char* name = a.name.c_str();
+        if (H5Lexists(group, name, H5P_DEFAULT) <= 0)
+          throw std::runtime_error("array " + a.name + " is missing");
+        H5Handle ds(H5Dopen2(group, name, H5P_DEFAULT), H5Dclose);
+        H5Handle space(H5Dget_space(ds), H5Sclose);
+        if (H5Sget_simple_extent_npoints(space) != hssize_t(p.n[0]) * p.n[1] * p.n[2])
+          throw std::runtime_error("array " + a.name + " changed size since it was opened");
+        buf.resize(std::size_t(p.n[0]) * p.n[1] * p.n[2] * eb);
+        // A chunk whose Fletcher-32 sum does not match fails this read.
+        if (H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()) < 0)
+          throw std::runtime_error("array " + a.name + " is corrupt (checksum or read failure)");
+        crc.add(a.name.data(), a.name.size());
+        crc.add(buf.data(), buf.size());
+        for (int k = lo[2]; k < hi[2]; ++k)
+          for (int j = lo[1]; j < hi[1]; ++j) {
+            const std::size_t from =
+                ((std::size_t(k - p.offset[2]) * p.n[1] + (j - p.offset[1])) * p.n[0] +
+                 (lo[0] - p.offset[0])) *
+                eb;
+            const std::size_t to = ((std::size_t(k - offset[2]) * n[1] + (j - offset[1])) * n[0] +
+                                    (lo[0] - offset[0])) *
+                                   eb;
+            std::memcpy(a.values.bytes.data() + to, buf.data() + from, row);
+          }
+      }
+      if (crc.value() != p.crc)
+        throw std::runtime_error("content checksum mismatch: the file is corrupt");
+    } catch (const ConfigError&) {
+      throw;
+    } catch (const std::runtime_error& e) {
+      throw ConfigError(at + e.what());
+    }
+  }
+  return st;
+}
+
+SolverState read_checkpoint_state(const Checkpoint& c, const Solver& solver) {
+  return on_every_rank([&] {
+    const Grid& g = solver.grid();
+    if (g.n != c.global_n)
+      throw ConfigError("--restart " + c.pieces.at(0).file.string() + ": its grid is " +
+                        dims_text(c.global_n) + " cells, this run's is " + dims_text(g.n));
+    // Every field of a solver covers the same box; its layout says how many cells.
+    const std::array<int, 3> local = solver.view(solver.fields().at(0).name).layout.n;
+    return read_checkpoint_box(c, g.offset, local);
+  });
+}
+
+Checkpoint read_checkpoint(const std::filesystem::path& path) {
+  Checkpoint c = open_checkpoint(path);
+  c.state = read_checkpoint_box(c, {0, 0, 0}, c.global_n);
   return c;
 }
 

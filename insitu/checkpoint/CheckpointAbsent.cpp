@@ -10,8 +10,19 @@ namespace {
 }
 }  // namespace
 
-std::filesystem::path checkpoint_piece_path(const std::filesystem::path& path) { return path; }
+std::filesystem::path checkpoint_piece_path(const std::filesystem::path& path) {
+  return path;
+}
 void write_checkpoint(const std::filesystem::path&, const Scenario&, const Solver&) {
+  absent();
+}
+Checkpoint open_checkpoint(const std::filesystem::path&) {
+  absent();
+}
+SolverState read_checkpoint_box(const Checkpoint&, std::array<int, 3>, std::array<int, 3>) {
+  absent();
+}
+SolverState read_checkpoint_state(const Checkpoint&, const Solver&) {
   absent();
 }
 Checkpoint read_checkpoint(const std::filesystem::path&) {

@@ -208,4 +208,63 @@ void barrier() {
 #endif
 }
 
+// ---- Collectives for whole-grid work (checkpoint restarts, fd spectra) ------------------
+
+std::string broadcast(const std::string& s, int root) {
+#ifdef FLUXVIEW_HAVE_MPI
+  if (g_mpi) {
+    std::int64_t n = std::int64_t(s.size());
+    MPI_Bcast(&n, 1, MPI_INT64_T, root, MPI_COMM_WORLD);
+    std::string out = g_rank == root ? s : std::string(std::size_t(n), '\0');
+    // Messages and headers are small; chunks keep any length within an int count.
+    constexpr std::int64_t kChunk = std::int64_t(1) << 30;
+    for (std::int64_t o = 0; o < n; o += kChunk)
+      MPI_Bcast(out.data() + o, int(std::min(kChunk, n - o)), MPI_CHAR, root, MPI_COMM_WORLD);
+    return out;
+  }
+#endif
+  (void)root;
+  return s;
+}
+
+std::string first_error(const std::string& mine) {
+#ifdef FLUXVIEW_HAVE_MPI
+  if (g_mpi) {
+    int first = mine.empty() ? g_size : g_rank;
+    MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return first == g_size ? std::string() : broadcast(mine, first);
+  }
+#endif
+  return mine;
+}
+
+std::vector<unsigned char> gather_to_root(const void* data, std::size_t count, int elem_bytes) {
+  const auto* bytes = static_cast<const unsigned char*>(data);
+#ifdef FLUXVIEW_HAVE_MPI
+  if (g_mpi) {
+    constexpr std::int64_t kMaxCount = 2147483647;
+    std::int64_t mine = std::int64_t(count);
+    std::vector<std::int64_t> counts(std::size_t(g_size), 0);
+    MPI_Gather(&mine, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    std::int64_t total = 0;
+    for (std::int64_t c : counts) total += c;
+    total = broadcast(total);  // every rank refuses together, before the gather
+    if (total > kMaxCount)
+      throw std::runtime_error("gathering " + std::to_string(total) +
+                               " values on rank 0 exceeds MPI's int counts");
+    MPI_Datatype elem;
+    MPI_Type_contiguous(elem_bytes, MPI_BYTE, &elem);
+    MPI_Type_commit(&elem);
+    std::vector<int> icounts(counts.begin(), counts.end()), displs(std::size_t(g_size), 0);
+    for (int r = 1; r < g_size; ++r) displs[r] = displs[r - 1] + icounts[r - 1];
+    std::vector<unsigned char> all(g_rank == 0 ? std::size_t(total) * elem_bytes : 0);
+    MPI_Gatherv(bytes, int(count), elem, all.data(), icounts.data(), displs.data(), elem, 0,
+                MPI_COMM_WORLD);
+    MPI_Type_free(&elem);
+    return all;
+  }
+#endif
+  return std::vector<unsigned char>(bytes, bytes + count * std::size_t(elem_bytes));
+}
+
 }  // namespace fluxview::parallel

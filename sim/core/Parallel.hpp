@@ -4,6 +4,7 @@
 // fluxview is not started by mpirun) there is one rank and every call is trivial.
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sim/core/FieldLayout.hpp"
@@ -62,5 +63,21 @@ std::vector<int> allgather(const std::vector<int>& mine);
 // The root's value on every rank.
 std::int64_t broadcast(std::int64_t v);
 void barrier();
+
+// ---- Collectives for whole-grid work (checkpoint restarts, fd spectra) ------------------
+// Kept apart from the split and the ghost exchange above; all are collective over every
+// rank (MPI_COMM_WORLD, whose ranks are those of the split) and trivial on one rank.
+
+// The root's `s` on every rank (any length).
+std::string broadcast(const std::string& s, int root = 0);
+// For code that may fail on some ranks only: each rank passes its error message (empty
+// when it succeeded); every rank gets the message of the lowest failing rank, or "" when
+// none failed. Lets every rank throw the same error instead of leaving the others waiting
+// in the next collective.
+std::string first_error(const std::string& mine);
+// Every rank's `count` elements of `elem_bytes` bytes each, concatenated in rank order on
+// the root; empty on the other ranks. Throws std::runtime_error when the total does not fit
+// MPI's int counts (2^31 - 1 elements).
+std::vector<unsigned char> gather_to_root(const void* data, std::size_t count, int elem_bytes);
 
 }  // namespace fluxview::parallel

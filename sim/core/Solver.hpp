@@ -87,7 +87,9 @@ class Solver {
   virtual double bytes_per_cell_update() const = 0;
   // Checkpointing: save_state() after any step, and load_state() after reset() with
   // the same parameters, continue bit-identically. Families that cannot say their
-  // state keep these defaults, which refuse with a message.
+  // state keep these defaults, which refuse with a message. Under MPI both are called on
+  // every rank (they may reduce), with this rank's box; what `extra` holds must be the same
+  // on every rank, since a restart on another rank count hands every rank the same text.
   virtual SolverState save_state() const;
   virtual void load_state(const SolverState& state);
 

@@ -224,7 +224,10 @@ class FvSolver final : public Solver {
     for (int m = 0; m < nv_; ++m)
       st.arrays.push_back({kConservedNames[m], gather_interior(state_[m].view(
                                                    kConservedNames[m], "", Centering::cell))});
-    st.extra = "corrected_cells=" + std::to_string(corrected());
+    // The run's total, not this rank's: a restart on another rank count puts it on rank 0
+    // (load_state), so the diagnostic, a sum over ranks, carries on unchanged.
+    st.extra =
+        "corrected_cells=" + std::to_string(parallel::allreduce_sum(std::int64_t(corrected())));
     return st;
   }
 
@@ -241,7 +244,8 @@ class FvSolver final : public Solver {
     }
     unsigned long long count = 0;
     const std::string key = "corrected_cells=";
-    if (st.extra.rfind(key, 0) == 0) count = std::stoull(st.extra.substr(key.size()));
+    if (st.extra.rfind(key, 0) == 0 && parallel::is_root())
+      count = std::stoull(st.extra.substr(key.size()));
     copy_bytes(scalars_.data(), where_, &count, Location::host, sizeof count);
     time_ = st.time;
     step_ = st.step;

@@ -1,7 +1,11 @@
-// Checkpoints: a restart continues bit-identically, and a corrupt, truncated, foreign
-// or missing file is refused with a message naming it.
+// Checkpoints: a restart continues bit-identically, any box of the grid reads back as its
+// slice of the whole, a corrupt, truncated, foreign or missing file or one of another grid
+// is refused with a message naming it, and files of the first format still read.
 #include <gtest/gtest.h>
+#include <hdf5.h>
+#include <zlib.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -137,4 +141,162 @@ TEST(Checkpoint, WritingLeavesNoTemporaryFiles) {
   }
   EXPECT_EQ(files, 1);
   fs::remove_all(dir);
+}
+
+namespace {
+
+// Edits of a written file, as another writer or a damaged disk might leave it.
+void set_string_attr(const fs::path& file, const char* name, const std::string& value) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  H5Adelete(f, name);
+  const hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, value.size());
+  const hid_t space = H5Screate(H5S_SCALAR);
+  const hid_t a = H5Acreate2(f, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  EXPECT_GE(H5Awrite(a, type, value.data()), 0);
+  H5Aclose(a);
+  H5Sclose(space);
+  H5Tclose(type);
+  H5Fclose(f);
+}
+template <class V>
+void set_scalar_attr(const fs::path& file, const char* name, hid_t type, V value) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  H5Adelete(f, name);
+  const hid_t space = H5Screate(H5S_SCALAR);
+  const hid_t a = H5Acreate2(f, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  EXPECT_GE(H5Awrite(a, type, &value), 0);
+  H5Aclose(a);
+  H5Sclose(space);
+  H5Fclose(f);
+}
+void delete_attr(const fs::path& file, const char* name) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  EXPECT_GE(H5Adelete(f, name), 0);
+  H5Fclose(f);
+}
+
+// The first format's CRC-32: the header strings, time, step, then each array's name and
+// values (no box), as the fluxview before format 2 computed it.
+std::uint32_t format1_crc(const Checkpoint& c) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  auto add = [&](const void* p, std::size_t n) {
+    crc = crc32(crc, static_cast<const Bytef*>(p), uInt(n));
+  };
+  for (const std::string* s :
+       {&c.solver, &c.scenario, &c.parameters_json, &c.backend, &c.precision, &c.state.extra})
+    add(s->data(), s->size());
+  add(&c.state.time, sizeof c.state.time);
+  add(&c.state.step, sizeof c.state.step);
+  for (const auto& a : c.state.arrays) {
+    add(a.name.data(), a.name.size());
+    add(a.values.bytes.data(), a.values.bytes.size());
+  }
+  return std::uint32_t(crc);
+}
+
+}  // namespace
+
+TEST(Checkpoint, AnyBoxOfTheGridReadsAsItsSliceOfTheWhole) {
+  // The restart of a rank on another rank count reads its box out of the pieces.
+  const Scenario s =
+      load_scenario("fd/forced-turbulence", {"grid.nx=10", "grid.ny=7", "grid.nz=6"});
+  auto solver = find_family("fd").create(BackendKind::cpu, Precision::f64);
+  solver->reset(s.params);
+  solver->advance(2);
+  const fs::path file = temp("box.h5");
+  write_checkpoint(file, s, *solver);
+  const Checkpoint whole = read_checkpoint(file);
+  ASSERT_EQ(whole.global_n, (std::array<int, 3>{10, 7, 6}));
+  ASSERT_EQ(whole.pieces.size(), 1u);
+  const std::array<int, 3> lo{3, 2, 1}, n{5, 4, 3};
+  const SolverState box = read_checkpoint_box(open_checkpoint(file), lo, n);
+  ASSERT_EQ(box.arrays.size(), 4u);
+  EXPECT_EQ(box.step, 2);
+  EXPECT_EQ(box.extra, whole.state.extra);
+  for (std::size_t v = 0; v < 4; ++v) {
+    const HostArray& w = whole.state.arrays[v].values;
+    const HostArray& b = box.arrays[v].values;
+    ASSERT_EQ(b.n, n);
+    int differ = 0;
+    for (int k = 0; k < n[2]; ++k)
+      for (int j = 0; j < n[1]; ++j)
+        for (int i = 0; i < n[0]; ++i) {
+          const double a = w.at((std::int64_t(lo[2] + k) * 7 + lo[1] + j) * 10 + lo[0] + i);
+          const double c = b.at((std::int64_t(k) * n[1] + j) * n[0] + i);
+          differ += std::memcmp(&a, &c, sizeof a) != 0;
+        }
+    EXPECT_EQ(differ, 0) << box.arrays[v].name;
+  }
+  // A box reaching past the grid is refused.
+  EXPECT_THROW(read_checkpoint_box(whole, {8, 0, 0}, {3, 7, 6}), ConfigError);
+  fs::remove(file);
+}
+
+TEST(Checkpoint, AGridOtherThanTheRunsIsRefusedNamingBoth) {
+  const Scenario s = load_scenario("heat/hot-spot", {"grid.n=12"});
+  auto solver = find_family("heat").create(BackendKind::cpu, Precision::f64);
+  solver->reset(s.params);
+  const fs::path file = temp("grid.h5");
+  write_checkpoint(file, s, *solver);
+  // Parameters that say another grid than the arrays hold.
+  Checkpoint c = open_checkpoint(file);
+  std::string params = c.parameters_json;
+  for (const char* key : {"\"grid.nx\":12", "\"grid.ny\":12", "\"grid.nz\":12"}) {
+    const std::size_t at = params.find(key);
+    ASSERT_NE(at, std::string::npos) << key << " in " << params;
+    params.replace(at, std::strlen(key), std::string(key, std::strlen(key) - 2) + "13");
+  }
+  set_string_attr(file, "parameters", params);
+  c = open_checkpoint(file);
+  auto other = find_family("heat").create(BackendKind::cpu, Precision::f64);
+  other->reset(scenario_of(c).params);
+  ASSERT_EQ(other->grid().n[0], 13);
+  std::string message;
+  try {
+    read_checkpoint_state(c, *other);
+  } catch (const ConfigError& e) {
+    message = e.what();
+  }
+  EXPECT_NE(message.find("its grid is 12x12x12 cells, this run's is 13x13x13"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find(file.string()), std::string::npos) << message;
+  // Read whole, the changed parameters fail the content checksum.
+  EXPECT_NE(refusal(file).find("content checksum mismatch"), std::string::npos) << refusal(file);
+  fs::remove(file);
+}
+
+TEST(Checkpoint, FormatOneSerialFilesStillReadAndFormatOnePiecesAreRefused) {
+  const Scenario s = load_scenario("heat/hot-spot", {"grid.nx=9", "grid.ny=8", "grid.nz=7"});
+  auto solver = find_family("heat").create(BackendKind::cpu, Precision::f64);
+  solver->reset(s.params);
+  solver->advance(4);
+  const fs::path file = temp("v1.h5");
+  write_checkpoint(file, s, *solver);
+  const Checkpoint v2 = read_checkpoint(file);
+  // What the first format wrote: version 1, no box, the CRC without it.
+  set_scalar_attr(file, "version", H5T_NATIVE_INT, 1);
+  for (const char* a : {"rank", "global_n", "box_offset"}) delete_attr(file, a);
+  set_scalar_attr(file, "crc32", H5T_NATIVE_UINT32, format1_crc(v2));
+  const Checkpoint v1 = read_checkpoint(file);
+  EXPECT_EQ(v1.global_n, (std::array<int, 3>{9, 8, 7}));
+  EXPECT_EQ(v1.pieces.at(0).version, 1);
+  ASSERT_EQ(v1.state.arrays.size(), 1u);
+  EXPECT_EQ(v1.state.arrays[0].values.bytes, v2.state.arrays[0].values.bytes);
+  EXPECT_EQ(v1.state.step, 4);
+  // A first-format piece of a run on two ranks does not say its box.
+  const fs::path dir = temp("v1pieces");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  set_scalar_attr(file, "ranks", H5T_NATIVE_INT, 2);
+  fs::copy_file(file, dir / "c.rank0000of0002.h5");
+  fs::copy_file(file, dir / "c.rank0001of0002.h5");
+  const std::string why = refusal(dir / "c.h5");
+  EXPECT_NE(why.find("c.rank0000of0002.h5"), std::string::npos) << why;
+  EXPECT_NE(why.find("older fluxview (checkpoint format 1)"), std::string::npos) << why;
+  fs::remove_all(dir);
+  fs::remove(file);
 }

@@ -60,11 +60,11 @@ TEST(RestartCli, RestartRefusesChangesBeyondRunKeysAndBadFiles) {
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("only run.* keys can change on --restart"), std::string::npos) << r.out;
   std::ofstream(a / "junk.h5") << "junk";
-  r = run_fluxview("run --restart " + (a / "junk.h5").string() + " --output " +
-                   fresh("e").string());
+  const fs::path e = fresh("e");
+  r = run_fluxview("run --restart " + (a / "junk.h5").string() + " --output " + e.string());
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("not an HDF5 file"), std::string::npos) << r.out;
-  EXPECT_FALSE(fs::exists(fresh("e")));
+  EXPECT_FALSE(fs::exists(e)) << "a refused restart created its output folder";
 }
 
 TEST(RestartCli, SigtermFinishesTheStepWritesACheckpointAndRunJson) {
