@@ -2,8 +2,9 @@
 # On a machine with NVIDIA GPUs and Open MPI: the MPI decomposition on the CUDA backend.
 # Each case runs serially and on 2 or 4 ranks (ranks share the GPUs when there are fewer
 # GPUs than ranks) and tests/mpi/compare_parallel.py requires every snapshot to be equal
-# bit for bit. Device ghosts go through host memory, and also straight from the device
-# where the MPI library is CUDA-aware.
+# bit for bit. Every case runs with each device transport of the ghost exchange: host
+# staging, CUDA IPC between the ranks of the node, and device pointers handed to MPI where
+# the library is CUDA-aware.
 # usage: scripts/gpu-mpi-check.sh BIN_DIR OUT_DIR
 set -uo pipefail
 bin=$1
@@ -14,18 +15,18 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/mpi-device.txt"
 cuda_aware=$(ompi_info --parsable --all 2>/dev/null | grep -m1 'mpi_built_with_cuda_support:value' | cut -d: -f7)
 echo "Open MPI built with CUDA support: ${cuda_aware:-unknown}" | tee -a "$out/mpi-device.txt"
-transports="0"
-[ "$cuda_aware" = "true" ] && transports="0 1"
+transports="host ipc"
+[ "$cuda_aware" = "true" ] && transports="host ipc mpi"
 status=0
 check() {  # name, ranks, run arguments...
   local name=$1 np=$2 par=()
   shift 2
   if [ "${1:-}" = "--parallel-args" ]; then par=(--parallel-args "$2"); shift 2; fi
   for t in $transports; do
-    if FLUXVIEW_MPI_CUDA_AWARE=$t FLUXVIEW_MPIRUN_ARGS="-x FLUXVIEW_MPI_CUDA_AWARE" \
+    if FLUXVIEW_GHOSTS=$t FLUXVIEW_MPIRUN_ARGS="-x FLUXVIEW_GHOSTS" \
          python3 "$here/tests/mpi/compare_parallel.py" "$bin/fluxview" "$np" "$out/work/$name-$t" --exact \
          "${par[@]}" -- "$@" --backend cuda >"$out/$name-$t.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
-    echo "$name (np $np, cuda-aware=$t): $r: $(tail -1 "$out/$name-$t.log")" | tee -a "$out/mpi-gpu.log"
+    echo "$name (np $np, ghosts $t): $r: $(tail -1 "$out/$name-$t.log")" | tee -a "$out/mpi-gpu.log"
   done
 }
 heat=(heat/hot-spot --set grid.nx=70 --set grid.ny=37 --set grid.nz=29 --steps 30 --every 10)

@@ -50,6 +50,14 @@ void event_record(Event e, Stream s);
 void stream_wait(Stream s, Event e);  // later work on s waits for e
 void stream_synchronize(Stream s);
 void memcpy_async(void* dst, const void* src, std::size_t bytes, Stream s);
+// Handles through which another process on the node maps a device buffer (CUDA IPC):
+// the ghost exchange between ranks of one node copies device to device with them.
+struct IpcHandle {
+  unsigned char bytes[64];
+};
+IpcHandle ipc_handle(void* device_buffer);  // of a malloc_device() buffer
+void* ipc_open(const IpcHandle& h);         // another process's buffer, peer access enabled
+void ipc_close(void* p) noexcept;
 // Page-locked host memory: what asynchronous copies to and from the device need.
 void* malloc_pinned(std::size_t bytes);
 void free_pinned(void* p) noexcept;

@@ -72,6 +72,13 @@ void stream_synchronize(Stream) {
 void memcpy_async(void*, const void*, std::size_t, Stream) {
   absent();
 }
+IpcHandle ipc_handle(void*) {
+  absent();
+}
+void* ipc_open(const IpcHandle&) {
+  absent();
+}
+void ipc_close(void*) noexcept {}
 void* malloc_pinned(std::size_t) {
   absent();
 }

@@ -1,10 +1,13 @@
 #include "sim/core/GhostExchange.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
+#include "sim/core/ConfigError.hpp"
 #include "sim/core/GhostPack.hpp"
 
 #ifdef FLUXVIEW_HAVE_MPI
@@ -18,12 +21,64 @@ namespace fluxview::parallel {
 
 namespace {
 
+DeviceTransport g_last_transport = DeviceTransport::host_staged;
+
+// Tags of the IPC notes: "my slab along (a, d) is packed" and "I have pulled it".
+constexpr int kTagData = 0, kTagReady = 16, kTagPulled = 32;
+int tag(int base, int a, int d) {
+  return base + 2 * a + d;
+}
+
 bool library_is_cuda_aware() {
 #if defined(FLUXVIEW_HAVE_MPI) && defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
   return MPIX_Query_cuda_support() == 1;
 #else
   return false;
 #endif
+}
+
+// True on every rank when each rank's neighbours run on its own node (the processor
+// names agree), so that CUDA IPC can reach their buffers. Collective.
+bool neighbours_on_this_node(const std::array<int, 3>& low, const std::array<int, 3>& high) {
+#ifdef FLUXVIEW_HAVE_MPI
+  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  int len = 0;
+  MPI_Get_processor_name(name, &len);
+  std::vector<char> all(std::size_t(size()) * MPI_MAX_PROCESSOR_NAME);
+  MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
+                MPI_CHAR, MPI_COMM_WORLD);
+  int local = 1;
+  for (int a = 0; a < 3; ++a)
+    for (int r : {low[a], high[a]})
+      if (r >= 0 && std::strncmp(name, &all[std::size_t(r) * MPI_MAX_PROCESSOR_NAME],
+                                 MPI_MAX_PROCESSOR_NAME) != 0)
+        local = 0;
+  MPI_Allreduce(MPI_IN_PLACE, &local, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return local == 1;
+#else
+  (void)low;
+  (void)high;
+  return false;
+#endif
+}
+
+DeviceTransport choose_transport(const std::array<int, 3>& low, const std::array<int, 3>& high) {
+  const char* forced = std::getenv("FLUXVIEW_GHOSTS");
+  const std::string f = forced ? forced : "";
+  if (f == "host") return DeviceTransport::host_staged;
+  if (f == "mpi") return DeviceTransport::cuda_aware;
+  const bool local = neighbours_on_this_node(low, high);  // collective: always asked
+  if (f == "ipc") {
+    if (!local)
+      throw ConfigError(
+          "FLUXVIEW_GHOSTS=ipc: some MPI ranks have neighbours on another node; "
+          "allowed there: host, mpi, or unset");
+    return DeviceTransport::peer_ipc;
+  }
+  if (!f.empty())
+    throw ConfigError("FLUXVIEW_GHOSTS=" + f + ": unknown transport; allowed: host, mpi, ipc");
+  if (library_is_cuda_aware()) return DeviceTransport::cuda_aware;
+  return local ? DeviceTransport::peer_ipc : DeviceTransport::host_staged;
 }
 
 // Copies the box [lo, hi) of a host field to or from a contiguous buffer, x fastest.
@@ -42,19 +97,44 @@ void copy_box_host(unsigned char* data, const FieldLayout& l, std::array<int, 3>
     }
 }
 
+#ifdef FLUXVIEW_HAVE_MPI
+// Both directions of one axis through MPI: direction d sends slab d (0: my lowest
+// interior layers, to the low neighbour) and receives into slot d (0: from the high
+// neighbour, for my high ghosts).
+// Slot d of `send` starts at d * send_stride, slot d of `recv` at d * recv_stride.
+void post(int a, unsigned char* send, std::size_t send_stride, unsigned char* recv,
+          std::size_t recv_stride, std::size_t bytes, const std::array<int, 2>& to,
+          const std::array<int, 2>& from) {
+  MPI_Request req[4];
+  int nreq = 0;
+  for (int d = 0; d < 2; ++d)
+    if (from[d] >= 0)
+      MPI_Irecv(recv + d * recv_stride, int(bytes), MPI_BYTE, from[d], tag(kTagData, a, d),
+                MPI_COMM_WORLD, &req[nreq++]);
+  for (int d = 0; d < 2; ++d)
+    if (to[d] >= 0)
+      MPI_Isend(send + d * send_stride, int(bytes), MPI_BYTE, to[d], tag(kTagData, a, d),
+                MPI_COMM_WORLD, &req[nreq++]);
+  MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+}
+#endif
+
 }  // namespace
 
-DeviceTransport device_transport() {
-  static const DeviceTransport t = [] {
-    if (const char* v = std::getenv("FLUXVIEW_MPI_CUDA_AWARE"); v && *v)
-      return std::strcmp(v, "0") == 0 ? DeviceTransport::host_staged : DeviceTransport::cuda_aware;
-    return library_is_cuda_aware() ? DeviceTransport::cuda_aware : DeviceTransport::host_staged;
-  }();
-  return t;
+std::string_view to_string(DeviceTransport t) {
+  switch (t) {
+    case DeviceTransport::cuda_aware:
+      return "device buffers handed to CUDA-aware MPI";
+    case DeviceTransport::peer_ipc:
+      return "device to device through CUDA IPC (ranks on one node)";
+    case DeviceTransport::host_staged:
+      break;
+  }
+  return "staged through page-locked host memory";
 }
 
-std::string_view to_string(DeviceTransport t) {
-  return t == DeviceTransport::cuda_aware ? "cuda-aware MPI" : "staged through host memory";
+DeviceTransport device_transport() {
+  return g_last_transport;
 }
 
 GhostExchange::GhostExchange(const LocalBox& box, const FieldLayout& layout, Location where)
@@ -66,6 +146,8 @@ GhostExchange::GhostExchange(const LocalBox& box, const FieldLayout& layout, Loc
     high_[a] = neighbour(a, +1);
   }
   if (active_ && where_ == Location::device) {
+    transport_ = choose_transport(low_, high_);
+    g_last_transport = transport_;
     stream_ = cuda::stream_create();
     ready_ = cuda::event_create();
     done_ = cuda::event_create();
@@ -77,6 +159,18 @@ GhostExchange::~GhostExchange() {
 }
 
 void GhostExchange::release() noexcept {
+#ifdef FLUXVIEW_HAVE_MPI
+  // Neighbours send their "pulled" notes before their exchange() returns; collect them so
+  // that no note is left for a later exchange to mistake for its own.
+  for (int a = 0; a < 3; ++a)
+    for (int d = 0; d < 2; ++d)
+      if (pull_pending_[a][d])
+        MPI_Recv(nullptr, 0, MPI_BYTE, d == 0 ? low_[a] : high_[a], tag(kTagPulled, a, d),
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#endif
+  pull_pending_ = {};
+  for (auto& [rank, p] : peer_send_) cuda::ipc_close(p);
+  peer_send_.clear();
   cuda::free_device(dev_send_);
   cuda::free_device(dev_recv_);
   cuda::free_pinned(pinned_send_);
@@ -87,7 +181,7 @@ void GhostExchange::release() noexcept {
   dev_send_ = dev_recv_ = pinned_send_ = pinned_recv_ = nullptr;
   ready_ = done_ = nullptr;
   stream_ = nullptr;
-  capacity_ = 0;
+  fields_reserved_ = 0;
 }
 
 GhostExchange::GhostExchange(GhostExchange&& o) noexcept {
@@ -100,16 +194,25 @@ GhostExchange& GhostExchange::operator=(GhostExchange&& o) noexcept {
   box_ = o.box_;
   layout_ = o.layout_;
   where_ = o.where_;
+  transport_ = o.transport_;
   active_ = std::exchange(o.active_, false);
   low_ = o.low_;
   high_ = o.high_;
-  capacity_ = std::exchange(o.capacity_, 0);
+  fields_reserved_ = std::exchange(o.fields_reserved_, 0);
+  send_off_ = o.send_off_;
+  bytes_ = o.bytes_;
+  stride_ = o.stride_;
+  send_total_ = o.send_total_;
+  recv_stride_ = o.recv_stride_;
   host_send_ = std::move(o.host_send_);
   host_recv_ = std::move(o.host_recv_);
   dev_send_ = std::exchange(o.dev_send_, nullptr);
   dev_recv_ = std::exchange(o.dev_recv_, nullptr);
   pinned_send_ = std::exchange(o.pinned_send_, nullptr);
   pinned_recv_ = std::exchange(o.pinned_recv_, nullptr);
+  peer_send_ = std::exchange(o.peer_send_, {});
+  peer_off_ = o.peer_off_;
+  pull_pending_ = std::exchange(o.pull_pending_, {});
   stream_ = std::exchange(o.stream_, nullptr);
   ready_ = std::exchange(o.ready_, nullptr);
   done_ = std::exchange(o.done_, nullptr);
@@ -132,25 +235,75 @@ std::size_t GhostExchange::slab_bytes(int a) const {
   return std::size_t(hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]) * layout_.elem_bytes;
 }
 
-void GhostExchange::reserve(std::size_t bytes) {
-  if (bytes <= capacity_) return;
+void GhostExchange::reserve(int nfields) {
+  for (int a = 0; a < 3; ++a) bytes_[a] = slab_bytes(a) * nfields;
+  if (nfields <= fields_reserved_) return;
+  // Axis by axis: the two send slots of each axis (room for nfields fields each, 256-byte
+  // aligned); the receive slots of the largest axis, shared by all.
+  std::size_t off = 0, most = 0;
+  for (int a = 0; a < 3; ++a) {
+    const std::size_t b = (low_[a] >= 0 || high_[a] >= 0) ? slab_bytes(a) * nfields : 0;
+    stride_[a] = (b + 255) / 256 * 256;
+    send_off_[a] = off;
+    off += 2 * stride_[a];
+    most = std::max(most, stride_[a]);
+  }
+  send_total_ = off;
+  recv_stride_ = most;
   if (where_ == Location::host) {
-    host_send_.resize(2 * bytes);
-    host_recv_.resize(2 * bytes);
+    host_send_.resize(send_total_);
+    host_recv_.resize(2 * recv_stride_);
   } else {
+    for (auto& [rank, p] : peer_send_) cuda::ipc_close(p);
+    peer_send_.clear();
     cuda::free_device(dev_send_);
     cuda::free_device(dev_recv_);
     cuda::free_pinned(pinned_send_);
     cuda::free_pinned(pinned_recv_);
     dev_send_ = dev_recv_ = pinned_send_ = pinned_recv_ = nullptr;
-    dev_send_ = cuda::malloc_device(2 * bytes);
-    dev_recv_ = cuda::malloc_device(2 * bytes);
-    if (device_transport() == DeviceTransport::host_staged) {
-      pinned_send_ = cuda::malloc_pinned(2 * bytes);
-      pinned_recv_ = cuda::malloc_pinned(2 * bytes);
+    dev_send_ = cuda::malloc_device(send_total_);
+    dev_recv_ = cuda::malloc_device(2 * recv_stride_);
+    if (transport_ == DeviceTransport::host_staged) {
+      pinned_send_ = cuda::malloc_pinned(send_total_);
+      pinned_recv_ = cuda::malloc_pinned(2 * recv_stride_);
+    }
+    if (transport_ == DeviceTransport::peer_ipc) share_send_buffer();
+  }
+  fields_reserved_ = nfields;
+}
+
+// Each rank sends, to the neighbour that will pull its slab (a, d), the IPC handle of its
+// send buffer and where in it that slab starts; each maps its neighbours' buffers once.
+void GhostExchange::share_send_buffer() {
+#ifdef FLUXVIEW_HAVE_MPI
+  struct Note {
+    cuda::IpcHandle handle;
+    std::uint64_t offset;
+  };
+  const cuda::IpcHandle mine = cuda::ipc_handle(dev_send_);
+  for (int a = 0; a < 3; ++a) {
+    const std::array<int, 2> to{low_[a], high_[a]}, from{high_[a], low_[a]};
+    Note out[2], in[2];
+    MPI_Request req[4];
+    int nreq = 0;
+    for (int d = 0; d < 2; ++d)
+      if (from[d] >= 0)
+        MPI_Irecv(&in[d], int(sizeof(Note)), MPI_BYTE, from[d], tag(kTagData, a, d), MPI_COMM_WORLD,
+                  &req[nreq++]);
+    for (int d = 0; d < 2; ++d)
+      if (to[d] >= 0) {
+        out[d] = {mine, send_off_[a] + d * stride_[a]};
+        MPI_Isend(&out[d], int(sizeof(Note)), MPI_BYTE, to[d], tag(kTagData, a, d), MPI_COMM_WORLD,
+                  &req[nreq++]);
+      }
+    MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+    for (int d = 0; d < 2; ++d) {
+      if (from[d] < 0) continue;
+      if (!peer_send_.count(from[d])) peer_send_[from[d]] = cuda::ipc_open(in[d].handle);
+      peer_off_[a][d] = in[d].offset;
     }
   }
-  capacity_ = bytes;
+#endif
 }
 
 void GhostExchange::fields_ready() {
@@ -163,10 +316,7 @@ void GhostExchange::exchange(void* const* fields, int nfields) {
   if (!active_) return;
   if (nfields < 1 || nfields > kMaxFields)
     throw std::logic_error("GhostExchange: between 1 and 8 fields at a time");
-  std::size_t most = 0;
-  for (int a = 0; a < 3; ++a)
-    if (low_[a] >= 0 || high_[a] >= 0) most = std::max(most, slab_bytes(a) * nfields);
-  reserve(most);
+  reserve(nfields);
   if (where_ == Location::device) {
     if (!ready_marked_) fields_ready();
     cuda::stream_wait(stream_, ready_);
@@ -176,10 +326,12 @@ void GhostExchange::exchange(void* const* fields, int nfields) {
   // just filled, which is how edges and corners get their values.
   for (int a = 0; a < 3; ++a) {
     if (low_[a] < 0 && high_[a] < 0) continue;
-    if (where_ == Location::device)
-      exchange_axis_device(a, fields, nfields);
-    else
+    if (where_ == Location::host)
       exchange_axis_host(a, fields, nfields);
+    else if (transport_ == DeviceTransport::peer_ipc)
+      exchange_axis_ipc(a, fields, nfields);
+    else
+      exchange_axis_device(a, fields, nfields);
   }
   if (where_ == Location::device) {
     cuda::event_record(done_, stream_);
@@ -187,49 +339,27 @@ void GhostExchange::exchange(void* const* fields, int nfields) {
   }
 }
 
-#ifdef FLUXVIEW_HAVE_MPI
-namespace {
-// Direction d: 0 sends the lowest interior layers down and receives the high ghosts
-// from above; 1 the reverse. Tags keep the two apart when both neighbours are one rank.
-void post(int a, void* send, void* recv, std::size_t bytes, int low, int high) {
-  MPI_Request req[4];
-  int nreq = 0;
-  for (int d = 0; d < 2; ++d) {
-    const int from = d == 0 ? high : low;
-    if (from >= 0)
-      MPI_Irecv(static_cast<unsigned char*>(recv) + d * bytes, int(bytes), MPI_BYTE, from,
-                2 * a + d, MPI_COMM_WORLD, &req[nreq++]);
-  }
-  for (int d = 0; d < 2; ++d) {
-    const int to = d == 0 ? low : high;
-    if (to >= 0)
-      MPI_Isend(static_cast<unsigned char*>(send) + d * bytes, int(bytes), MPI_BYTE, to, 2 * a + d,
-                MPI_COMM_WORLD, &req[nreq++]);
-  }
-  MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
-}
-}  // namespace
-#endif
-
 void GhostExchange::exchange_axis_host(int a, void* const* fields, int nfields) {
 #ifdef FLUXVIEW_HAVE_MPI
-  const std::size_t fb = slab_bytes(a), bytes = fb * nfields;
+  const std::size_t fb = slab_bytes(a);
   const int g = layout_.ghost_along(a), n = layout_.n[a];
+  unsigned char* send = host_send_.data() + send_off_[a];
   std::array<int, 3> lo, hi;
   for (int d = 0; d < 2; ++d) {
     if ((d == 0 ? low_[a] : high_[a]) < 0) continue;
     slab(a, d == 0 ? 0 : n - g, lo, hi);
     for (int f = 0; f < nfields; ++f)
       copy_box_host<true>(static_cast<unsigned char*>(fields[f]), layout_, lo, hi,
-                          host_send_.data() + d * bytes + f * fb);
+                          send + d * stride_[a] + f * fb);
   }
-  post(a, host_send_.data(), host_recv_.data(), bytes, low_[a], high_[a]);
+  post(a, send, stride_[a], host_recv_.data(), recv_stride_, bytes_[a], {low_[a], high_[a]},
+       {high_[a], low_[a]});
   for (int d = 0; d < 2; ++d) {
     if ((d == 0 ? high_[a] : low_[a]) < 0) continue;
     slab(a, d == 0 ? n : -g, lo, hi);
     for (int f = 0; f < nfields; ++f)
       copy_box_host<false>(static_cast<unsigned char*>(fields[f]), layout_, lo, hi,
-                           host_recv_.data() + d * bytes + f * fb);
+                           host_recv_.data() + d * recv_stride_ + f * fb);
   }
 #else
   (void)a;
@@ -238,34 +368,87 @@ void GhostExchange::exchange_axis_host(int a, void* const* fields, int nfields) 
 #endif
 }
 
-void GhostExchange::exchange_axis_device(int a, void* const* fields, int nfields) {
-#ifdef FLUXVIEW_HAVE_MPI
-  const std::size_t bytes = slab_bytes(a) * nfields;
+void GhostExchange::pack_device(int a, void* const* fields, int nfields) {
   const int g = layout_.ghost_along(a), n = layout_.n[a];
-  auto* dsend = static_cast<unsigned char*>(dev_send_);
-  auto* drecv = static_cast<unsigned char*>(dev_recv_);
+  auto* send = static_cast<unsigned char*>(dev_send_) + send_off_[a];
   std::array<int, 3> lo, hi;
   for (int d = 0; d < 2; ++d) {
     if ((d == 0 ? low_[a] : high_[a]) < 0) continue;
     slab(a, d == 0 ? 0 : n - g, lo, hi);
-    cuda::pack_box(dsend + d * bytes, fields, nfields, layout_, lo, hi,
+    cuda::pack_box(send + d * stride_[a], fields, nfields, layout_, lo, hi,
                    cuda::PackDirection::to_buffer, stream_);
   }
-  const bool staged = device_transport() == DeviceTransport::host_staged;
-  if (staged) cuda::memcpy_async(pinned_send_, dev_send_, 2 * bytes, stream_);
-  cuda::stream_synchronize(stream_);  // only this stream: interior kernels keep running
-  if (staged) {
-    post(a, pinned_send_, pinned_recv_, bytes, low_[a], high_[a]);
-    cuda::memcpy_async(dev_recv_, pinned_recv_, 2 * bytes, stream_);
-  } else {
-    post(a, dev_send_, dev_recv_, bytes, low_[a], high_[a]);
-  }
+}
+
+void GhostExchange::unpack_device(int a, void* const* fields, int nfields) {
+  const int g = layout_.ghost_along(a), n = layout_.n[a];
+  auto* recv = static_cast<unsigned char*>(dev_recv_);
+  std::array<int, 3> lo, hi;
   for (int d = 0; d < 2; ++d) {
     if ((d == 0 ? high_[a] : low_[a]) < 0) continue;
     slab(a, d == 0 ? n : -g, lo, hi);
-    cuda::pack_box(drecv + d * bytes, fields, nfields, layout_, lo, hi,
+    cuda::pack_box(recv + d * recv_stride_, fields, nfields, layout_, lo, hi,
                    cuda::PackDirection::from_buffer, stream_);
   }
+}
+
+void GhostExchange::exchange_axis_device(int a, void* const* fields, int nfields) {
+#ifdef FLUXVIEW_HAVE_MPI
+  const std::size_t bytes = bytes_[a], span = stride_[a] + bytes;  // both slots
+  pack_device(a, fields, nfields);
+  auto* send = static_cast<unsigned char*>(dev_send_) + send_off_[a];
+  const bool staged = transport_ == DeviceTransport::host_staged;
+  auto* psend = static_cast<unsigned char*>(pinned_send_);
+  auto* precv = static_cast<unsigned char*>(pinned_recv_);
+  if (staged) cuda::memcpy_async(psend, send, span, stream_);
+  cuda::stream_synchronize(stream_);  // only this stream: interior kernels keep running
+  if (staged) {
+    post(a, psend, stride_[a], precv, recv_stride_, bytes, {low_[a], high_[a]},
+         {high_[a], low_[a]});
+    cuda::memcpy_async(dev_recv_, precv, recv_stride_ + bytes, stream_);
+  } else {
+    post(a, send, stride_[a], static_cast<unsigned char*>(dev_recv_), recv_stride_, bytes,
+         {low_[a], high_[a]}, {high_[a], low_[a]});
+  }
+  unpack_device(a, fields, nfields);
+#else
+  (void)a;
+  (void)fields;
+  (void)nfields;
+#endif
+}
+
+// Ranks on one node: each pulls its neighbours' packed slabs device to device (peer
+// copies over NVLink or PCIe); MPI carries two empty notes per slab. "ready" says a slab
+// is packed; "pulled" says it has been copied, so the sender may pack that axis again
+// (collected at the next exchange of the axis, by when it has long arrived).
+void GhostExchange::exchange_axis_ipc(int a, void* const* fields, int nfields) {
+#ifdef FLUXVIEW_HAVE_MPI
+  const std::array<int, 2> to{low_[a], high_[a]}, from{high_[a], low_[a]};
+  for (int d = 0; d < 2; ++d)
+    if (pull_pending_[a][d]) {
+      MPI_Recv(nullptr, 0, MPI_BYTE, to[d], tag(kTagPulled, a, d), MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+      pull_pending_[a][d] = false;
+    }
+  pack_device(a, fields, nfields);
+  cuda::stream_synchronize(stream_);
+  for (int d = 0; d < 2; ++d)
+    if (to[d] >= 0) MPI_Send(nullptr, 0, MPI_BYTE, to[d], tag(kTagReady, a, d), MPI_COMM_WORLD);
+  auto* recv = static_cast<unsigned char*>(dev_recv_);
+  for (int d = 0; d < 2; ++d)
+    if (from[d] >= 0) {
+      MPI_Recv(nullptr, 0, MPI_BYTE, from[d], tag(kTagReady, a, d), MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+      const auto* src = static_cast<const unsigned char*>(peer_send_.at(from[d])) + peer_off_[a][d];
+      cuda::memcpy_async(recv + d * recv_stride_, src, bytes_[a], stream_);
+    }
+  cuda::stream_synchronize(stream_);
+  for (int d = 0; d < 2; ++d)
+    if (from[d] >= 0)
+      MPI_Send(nullptr, 0, MPI_BYTE, from[d], tag(kTagPulled, a, d), MPI_COMM_WORLD);
+  for (int d = 0; d < 2; ++d) pull_pending_[a][d] = to[d] >= 0;
+  unpack_device(a, fields, nfields);
 #else
   (void)a;
   (void)fields;

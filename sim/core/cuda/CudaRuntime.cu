@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "sim/core/CudaRuntime.hpp"
@@ -161,6 +162,24 @@ void stream_synchronize(Stream s) {
 }
 void memcpy_async(void* dst, const void* src, std::size_t bytes, Stream s) {
   FLUXVIEW_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, as_stream(s)));
+}
+static_assert(sizeof(IpcHandle) == sizeof(cudaIpcMemHandle_t));
+IpcHandle ipc_handle(void* device_buffer) {
+  cudaIpcMemHandle_t h;
+  FLUXVIEW_CUDA_CHECK(cudaIpcGetMemHandle(&h, device_buffer));
+  IpcHandle out;
+  std::memcpy(out.bytes, &h, sizeof h);
+  return out;
+}
+void* ipc_open(const IpcHandle& handle) {
+  cudaIpcMemHandle_t h;
+  std::memcpy(&h, handle.bytes, sizeof h);
+  void* p = nullptr;
+  FLUXVIEW_CUDA_CHECK(cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess));
+  return p;
+}
+void ipc_close(void* p) noexcept {
+  if (p) cudaIpcCloseMemHandle(p);
 }
 void* malloc_pinned(std::size_t bytes) {
   void* p = nullptr;
