@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -234,6 +236,32 @@ void barrier() {
 #ifdef FLUXVIEW_HAVE_MPI
   if (g_mpi) MPI_Barrier(MPI_COMM_WORLD);
 #endif
+}
+
+// ---- Gathers to the root -------------------------------------------------------------
+
+std::vector<float> gather_to_root(const std::vector<float>& mine, std::vector<int>* counts) {
+#ifdef FLUXVIEW_HAVE_MPI
+  if (g_mpi) {
+    // Counts and displacements are ints in MPI: refused on every rank alike, not just
+    // the root, so that no rank is left waiting in the gather.
+    const std::int64_t total = allreduce_sum(std::int64_t(mine.size()));
+    if (total > std::numeric_limits<int>::max())
+      throw std::runtime_error("gather_to_root: " + std::to_string(total) +
+                               " values are more than one MPI_Gatherv can place");
+    const int count = int(mine.size());
+    std::vector<int> all_counts(g_rank == 0 ? std::size_t(g_size) : 0), displs(all_counts.size());
+    MPI_Gather(&count, 1, MPI_INT, all_counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    std::vector<float> all(g_rank == 0 ? std::size_t(total) : 0);
+    for (std::size_t r = 1; r < displs.size(); ++r) displs[r] = displs[r - 1] + all_counts[r - 1];
+    MPI_Gatherv(mine.data(), count, MPI_FLOAT, all.data(), all_counts.data(), displs.data(),
+                MPI_FLOAT, 0, MPI_COMM_WORLD);
+    if (counts) *counts = std::move(all_counts);
+    return all;
+  }
+#endif
+  if (counts) *counts = {int(mine.size())};
+  return mine;
 }
 
 }  // namespace fluxview::parallel

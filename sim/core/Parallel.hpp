@@ -53,4 +53,10 @@ std::vector<int> allgather(const std::vector<int>& mine);
 std::int64_t broadcast(std::int64_t v);
 void barrier();
 
+// ---- Gathers to the root (headless frames under MPI: render/GatheredSlices) ----------
+// Every rank's `mine` (any length, zero included) concatenated in rank order on the
+// root, with each rank's length in `counts` when given; empty on the other ranks.
+std::vector<float> gather_to_root(const std::vector<float>& mine,
+                                  std::vector<int>* counts = nullptr);
+
 }  // namespace fluxview::parallel
