@@ -123,8 +123,6 @@ int run_command(const RunOptions& o) {
     if (!find_family(sc.solver).supports_mpi)
       throw ConfigError("the " + sc.solver + " family does not run on several MPI ranks yet (" +
                         std::to_string(parallel::size()) + " were started); allowed: one process");
-    if (o.render_every > 0)
-      throw ConfigError("--render-every is not supported on several MPI ranks yet");
     if (fd::writes_spectrum(sc.params))
       throw ConfigError(
           "fd.spectrum = true: spectra need the whole field and are not written on several MPI "
