@@ -125,8 +125,6 @@ int run_command(const RunOptions& o) {
     if (!find_family(sc.solver).supports_mpi)
       throw ConfigError("the " + sc.solver + " family does not run on several MPI ranks yet (" +
                         std::to_string(parallel::size()) + " were started); allowed: one process");
-    if (o.render_every > 0)
-      throw ConfigError("--render-every is not supported on several MPI ranks yet");
   }
 
   // The solver is set up before any directory is made: what only the set-up can find

@@ -8,6 +8,16 @@ OffscreenRenderer::OffscreenRenderer(int width, int height)
 Image OffscreenRenderer::render(const Solver& s, const ViewSettings& vs, UploadPath path) {
   context_.make_current();
   renderer_->update(s, vs, path);
+  return draw(vs);
+}
+
+Image OffscreenRenderer::render(const GatheredSlices& g, const ViewSettings& vs) {
+  context_.make_current();
+  renderer_->update(g, vs);
+  return draw(vs);
+}
+
+Image OffscreenRenderer::draw(const ViewSettings& vs) {
   target_.bind();
   renderer_->draw(vs, 0, 0, target_.width(), target_.height());
   return read_pixels(target_.width(), target_.height());

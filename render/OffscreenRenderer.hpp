@@ -14,10 +14,13 @@ class OffscreenRenderer {
  public:
   OffscreenRenderer(int width, int height);
   Image render(const Solver& s, const ViewSettings& vs, UploadPath path = UploadPath::automatic);
+  // The same picture from slices gathered to rank 0 of an MPI run.
+  Image render(const GatheredSlices& g, const ViewSettings& vs);
   SliceRenderer& renderer() { return *renderer_; }
   const EglContext& context() const { return context_; }
 
  private:
+  Image draw(const ViewSettings& vs);
   EglContext context_;
   Framebuffer target_;
   std::unique_ptr<SliceRenderer> renderer_;

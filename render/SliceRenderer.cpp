@@ -36,10 +36,6 @@ std::string label(double v) {
 
 }  // namespace
 
-int slice_index(float fraction, int n) {
-  return std::clamp(int(std::floor(fraction * n)), 0, n - 1);
-}
-
 SliceRenderer::SliceRenderer() {
   slice_program_ = std::make_unique<ShaderProgram>("slice.vert.glsl", "slice.frag.glsl");
   line_program_ = std::make_unique<ShaderProgram>("line.vert.glsl", "line.frag.glsl");
@@ -82,16 +78,9 @@ void SliceRenderer::update(const Solver& s, const ViewSettings& vs, UploadPath p
   }
   unit_ = v.unit;
   grid_ = s.grid();
-  const auto& n = v.layout.n;
-  for (int a = 0; a < 3; ++a) {
-    const auto ax = slice_axes(a);
-    // A slice is worth drawing when it is a plane: both of its axes have cells, or the
-    // problem has fewer dimensions and this is its only plane.
-    shown_[a] = vs.mode == ViewMode::slice2d ? a == vs.axis : (n[ax[0]] > 1 && n[ax[1]] > 1);
-    index_[a] = slice_index(vs.position[a], n[a]);
-  }
-  if (vs.mode == ViewMode::slices3d && !(shown_[0] || shown_[1] || shown_[2]))
-    shown_[2] = true;  // a 1D problem: its single row
+  const SlicePlan plan = plan_slices(v.layout.n, vs);
+  shown_ = plan.shown;
+  index_ = plan.index;
   // From the device, all shown slices with one map of their textures; otherwise (or
   // where a texture cannot be registered) one slice at a time.
   void* regs[3];
@@ -113,11 +102,37 @@ void SliceRenderer::update(const Solver& s, const ViewSettings& vs, UploadPath p
       if (shown_[a]) slices_[a]->update(v, {a, index_[a]}, path);
   }
   axis_2d_ = vs.axis;
+  const FieldStats st = vs.auto_range ? field_stats(v) : FieldStats{};
+  resolve_range(st.min, st.max, vs);
+}
 
+void SliceRenderer::update(const GatheredSlices& g, const ViewSettings& vs) {
+  field_ = g.field;
+  unit_ = g.unit;
+  grid_ = g.grid;
+  shown_ = g.plan.shown;
+  index_ = g.plan.index;
+  for (int a = 0; a < 3; ++a) {
+    if (!shown_[a]) continue;
+    const auto ax = slice_axes(a);
+    const int w = grid_.n[ax[0]], h = grid_.n[ax[1]];
+    if (g.values[a].size() != std::size_t(w) * h)
+      throw std::invalid_argument("slice normal to axis " + std::to_string(a) + " holds " +
+                                  std::to_string(g.values[a].size()) + " values, not " +
+                                  std::to_string(w) + " x " + std::to_string(h) +
+                                  " (slices are gathered on rank 0 only)");
+    slices_[a]->upload(g.values[a].data(), w, h);
+  }
+  axis_2d_ = vs.axis;
+  resolve_range(g.min, g.max, vs);
+}
+
+// The colour range: the field's min and max where the range is automatic, else the
+// view's own, widened where it is empty and clamped for a log scale.
+void SliceRenderer::resolve_range(double field_min, double field_max, const ViewSettings& vs) {
   if (vs.auto_range) {
-    const FieldStats st = field_stats(v);
-    lo_ = st.min;
-    hi_ = st.max;
+    lo_ = field_min;
+    hi_ = field_max;
   } else {
     lo_ = vs.lo;
     hi_ = vs.hi;

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "render/GatheredSlices.hpp"
 #include "render/GlResources.hpp"
 #include "render/Mat4.hpp"
 #include "render/SliceTexture.hpp"
@@ -26,6 +27,9 @@ class SliceRenderer {
   // (the field's min and max where vs.auto_range). Throws std::out_of_range for an
   // unknown field, naming the solver's fields.
   void update(const Solver& s, const ViewSettings& vs, UploadPath path = UploadPath::automatic);
+  // The same from slices already on the host: what rank 0 of an MPI run gathered from
+  // every rank (gather_slices with the same settings). Draws the same picture.
+  void update(const GatheredSlices& g, const ViewSettings& vs);
   // Draws into the rectangle (x, y, w, h) of the bound framebuffer, GL pixels (y up).
   void draw(const ViewSettings& vs, int x, int y, int w, int h);
 
@@ -61,6 +65,7 @@ class SliceRenderer {
                  std::array<float, 4> tint);
   void draw_colorbar(int w, int h, const Rect& bar);
   GLuint colormap_texture(const std::string& name);
+  void resolve_range(double field_min, double field_max, const ViewSettings& vs);
 
   std::unique_ptr<ShaderProgram> slice_program_, line_program_;
   GLuint vao_ = 0, vbo_ = 0;
@@ -75,8 +80,5 @@ class SliceRenderer {
   int axis_2d_ = 2;
   Rect slice_rect_, bar_rect_;
 };
-
-// The interior index a slice position (a fraction of the box) falls on.
-int slice_index(float fraction, int n);
 
 }  // namespace fluxview::render

@@ -106,7 +106,9 @@ void SliceTexture::update(const FieldView& v, SliceSpec s, UploadPath path) {
   last_path_ = UploadPath::host;
 }
 
-void SliceTexture::upload_host(const FieldView& v, SliceSpec s) {
+// `fill` writes the texture's w x h floats into the mapped pixel buffer.
+template <class Fill>
+void SliceTexture::upload_through_pbo(Fill&& fill) {
   const GLsizeiptr bytes = GLsizeiptr(size_[0]) * size_[1] * sizeof(float);
   // Orphan the buffer and write the slice straight into the mapping: the driver copies
   // to the texture asynchronously, and the previous upload is never waited for.
@@ -115,7 +117,7 @@ void SliceTexture::upload_host(const FieldView& v, SliceSpec s) {
       glMapNamedBufferRange(pbo_, 0, bytes, GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT));
   if (!dst) throw std::runtime_error("could not map the slice pixel buffer");
   try {
-    copy_slice_to_host(v, s, dst);
+    fill(dst);
   } catch (...) {
     glUnmapNamedBuffer(pbo_);
     throw;
@@ -125,6 +127,17 @@ void SliceTexture::upload_host(const FieldView& v, SliceSpec s) {
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glTextureSubImage2D(texture_, 0, 0, 0, size_[0], size_[1], GL_RED, GL_FLOAT, nullptr);
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+}
+
+void SliceTexture::upload_host(const FieldView& v, SliceSpec s) {
+  upload_through_pbo([&](float* dst) { copy_slice_to_host(v, s, dst); });
+}
+
+void SliceTexture::upload(const float* values, int w, int h) {
+  ensure_size(w, h);
+  upload_through_pbo(
+      [&](float* dst) { std::memcpy(dst, values, std::size_t(w) * h * sizeof(float)); });
+  last_path_ = UploadPath::host;
 }
 
 float SliceTexture::value_at(int u, int v) const {

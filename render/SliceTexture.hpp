@@ -29,6 +29,10 @@ class SliceTexture {
   // For writing several slices with one map (SliceRenderer): sizes the texture for
   // the slice and returns its interop registration, or nullptr where interop cannot
   // be had (then update() takes the host path). Call note_interop_write() after.
+  // Uploads a slice already on the host: `values` holds w x h floats, u fastest (what
+  // rank 0 of an MPI run gathered). Sizes the texture as needed.
+  void upload(const float* values, int w, int h);
+
   void* interop_registration(const FieldView& v, SliceSpec slice, UploadPath path);
   void note_interop_write() { last_path_ = UploadPath::interop; }
 
@@ -44,6 +48,8 @@ class SliceTexture {
  private:
   void ensure_size(int w, int h);
   void upload_host(const FieldView& v, SliceSpec slice);
+  template <class Fill>
+  void upload_through_pbo(Fill&& fill);
   GLuint texture_ = 0;
   GLuint pbo_ = 0;
   std::array<int, 2> size_{0, 0};

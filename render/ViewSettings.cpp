@@ -1,11 +1,32 @@
 #include "render/ViewSettings.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "render/GlResources.hpp"
+#include "render/SliceSpec.hpp"
 
 namespace fluxview::render {
+
+int slice_index(float fraction, int n) {
+  return std::clamp(int(std::floor(fraction * n)), 0, n - 1);
+}
+
+SlicePlan plan_slices(const std::array<int, 3>& n, const ViewSettings& vs) {
+  SlicePlan p;
+  for (int a = 0; a < 3; ++a) {
+    const auto ax = slice_axes(a);
+    // A slice is worth drawing when it is a plane: both of its axes have cells, or the
+    // problem has fewer dimensions and this is its only plane.
+    p.shown[a] = vs.mode == ViewMode::slice2d ? a == vs.axis : (n[ax[0]] > 1 && n[ax[1]] > 1);
+    p.index[a] = slice_index(vs.position[a], n[a]);
+  }
+  if (vs.mode == ViewMode::slices3d && !(p.shown[0] || p.shown[1] || p.shown[2]))
+    p.shown[2] = true;  // a 1D problem: its single row
+  return p;
+}
 
 ViewMode parse_view_mode(const std::string& s) {
   if (s == "2d") return ViewMode::slice2d;

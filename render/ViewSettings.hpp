@@ -29,4 +29,15 @@ nlohmann::json to_json(const ViewSettings& v);
 ViewSettings view_settings_from_json(const nlohmann::json& j);
 ViewMode parse_view_mode(const std::string& s);  // "2d" or "3d"; throws std::invalid_argument
 
+// The interior index a slice position (a fraction of the box) falls on.
+int slice_index(float fraction, int n);
+
+// The slices a view shows of a grid of `n` cells per axis (the whole grid, also under
+// MPI): the plane normal to axis a through interior index index[a], where shown[a].
+struct SlicePlan {
+  std::array<bool, 3> shown{false, false, false};
+  std::array<int, 3> index{0, 0, 0};
+};
+SlicePlan plan_slices(const std::array<int, 3>& n, const ViewSettings& vs);
+
 }  // namespace fluxview::render

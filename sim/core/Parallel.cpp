@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -238,7 +240,8 @@ std::string first_error(const std::string& mine) {
   return mine;
 }
 
-std::vector<unsigned char> gather_to_root(const void* data, std::size_t count, int elem_bytes) {
+std::vector<unsigned char> gather_to_root(const void* data, std::size_t count, int elem_bytes,
+                                          std::vector<int>* counts_out) {
   const auto* bytes = static_cast<const unsigned char*>(data);
 #ifdef FLUXVIEW_HAVE_MPI
   if (g_mpi) {
@@ -261,9 +264,11 @@ std::vector<unsigned char> gather_to_root(const void* data, std::size_t count, i
     MPI_Gatherv(bytes, int(count), elem, all.data(), icounts.data(), displs.data(), elem, 0,
                 MPI_COMM_WORLD);
     MPI_Type_free(&elem);
+    if (counts_out) *counts_out = g_rank == 0 ? icounts : std::vector<int>{};
     return all;
   }
 #endif
+  if (counts_out) *counts_out = {int(count)};
   return std::vector<unsigned char>(bytes, bytes + count * std::size_t(elem_bytes));
 }
 

@@ -4,6 +4,7 @@
 // fluxview is not started by mpirun) there is one rank and every call is trivial.
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,16 @@ std::string first_error(const std::string& mine);
 // Every rank's `count` elements of `elem_bytes` bytes each, concatenated in rank order on
 // the root; empty on the other ranks. Throws std::runtime_error when the total does not fit
 // MPI's int counts (2^31 - 1 elements).
-std::vector<unsigned char> gather_to_root(const void* data, std::size_t count, int elem_bytes);
+// With `counts`, the root also gets each rank's element count (headless frames under MPI,
+// render/GatheredSlices, place the pieces with them).
+std::vector<unsigned char> gather_to_root(const void* data, std::size_t count, int elem_bytes,
+                                          std::vector<int>* counts = nullptr);
+inline std::vector<float> gather_to_root(const std::vector<float>& mine,
+                                         std::vector<int>* counts = nullptr) {
+  const auto bytes = gather_to_root(mine.data(), mine.size(), int(sizeof(float)), counts);
+  std::vector<float> out(bytes.size() / sizeof(float));
+  if (!out.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
 
 }  // namespace fluxview::parallel
