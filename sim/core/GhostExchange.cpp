@@ -158,10 +158,11 @@ GhostExchange::~GhostExchange() {
   release();
 }
 
-void GhostExchange::release() noexcept {
+void GhostExchange::drain_pulled() noexcept {
 #ifdef FLUXVIEW_HAVE_MPI
   // Neighbours send their "pulled" notes before their exchange() returns; collect them so
-  // that no note is left for a later exchange to mistake for its own.
+  // that no note is left for a later exchange to mistake for its own, and no neighbour is
+  // still reading a send buffer that is about to be freed.
   for (int a = 0; a < 3; ++a)
     for (int d = 0; d < 2; ++d)
       if (pull_pending_[a][d])
@@ -169,16 +170,24 @@ void GhostExchange::release() noexcept {
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 #endif
   pull_pending_ = {};
+}
+
+void GhostExchange::free_buffers() noexcept {
+  drain_pulled();
   for (auto& [rank, p] : peer_send_) cuda::ipc_close(p);
   peer_send_.clear();
   cuda::free_device(dev_send_);
   cuda::free_device(dev_recv_);
   cuda::free_pinned(pinned_send_);
   cuda::free_pinned(pinned_recv_);
+  dev_send_ = dev_recv_ = pinned_send_ = pinned_recv_ = nullptr;
+}
+
+void GhostExchange::release() noexcept {
+  free_buffers();
   cuda::event_destroy(ready_);
   cuda::event_destroy(done_);
   cuda::stream_destroy(stream_);
-  dev_send_ = dev_recv_ = pinned_send_ = pinned_recv_ = nullptr;
   ready_ = done_ = nullptr;
   stream_ = nullptr;
   fields_reserved_ = 0;
@@ -254,13 +263,7 @@ void GhostExchange::reserve(int nfields) {
     host_send_.resize(send_total_);
     host_recv_.resize(2 * recv_stride_);
   } else {
-    for (auto& [rank, p] : peer_send_) cuda::ipc_close(p);
-    peer_send_.clear();
-    cuda::free_device(dev_send_);
-    cuda::free_device(dev_recv_);
-    cuda::free_pinned(pinned_send_);
-    cuda::free_pinned(pinned_recv_);
-    dev_send_ = dev_recv_ = pinned_send_ = pinned_recv_ = nullptr;
+    free_buffers();
     dev_send_ = cuda::malloc_device(send_total_);
     dev_recv_ = cuda::malloc_device(2 * recv_stride_);
     if (transport_ == DeviceTransport::host_staged) {

@@ -65,6 +65,8 @@ class GhostExchange {
 
  private:
   void release() noexcept;
+  void drain_pulled() noexcept;  // IPC: collects the neighbours' outstanding "pulled" notes
+  void free_buffers() noexcept;
   void exchange_axis_host(int a, void* const* fields, int nfields);
   void exchange_axis_device(int a, void* const* fields, int nfields);
   void exchange_axis_ipc(int a, void* const* fields, int nfields);
