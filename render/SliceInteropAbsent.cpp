@@ -31,4 +31,20 @@ void copy_slice_device_to_host(const FieldView&, SliceSpec, float*) {
   throw std::runtime_error("device slice: this fluxview was built without CUDA");
 }
 
+SharedMemory create_shared_memory(std::size_t, std::string* why) {
+  if (why) *why = "this fluxview was built without CUDA";
+  return {};
+}
+void destroy_shared_memory(void*) {}
+bool cuda_device_uuid(unsigned char*, std::string* why) {
+  if (why) *why = "this fluxview was built without CUDA";
+  return false;
+}
+void fill_shared_memory(void*, unsigned char) {
+  throw std::runtime_error("shared slice memory: this fluxview was built without CUDA");
+}
+void write_slices_shared(void* const*, const FieldView&, const SliceSpec*, int) {
+  throw std::runtime_error("shared slice memory: this fluxview was built without CUDA");
+}
+
 }  // namespace fluxview::render::interop

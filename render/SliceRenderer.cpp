@@ -81,22 +81,39 @@ void SliceRenderer::update(const Solver& s, const ViewSettings& vs, UploadPath p
   const SlicePlan plan = plan_slices(v.layout.n, vs);
   shown_ = plan.shown;
   index_ = plan.index;
-  // From the device, all shown slices with one map of their textures; otherwise (or
-  // where a texture cannot be registered) one slice at a time.
-  void* regs[3];
+  // From the device, all shown slices at once: written by one batch of kernels with one
+  // host wait into shared memory, or with one map of their textures. Otherwise (a host
+  // field, or textures whose paths differ) one slice at a time.
+  path = resolve_upload_path(path, v);
   SliceSpec specs[3];
+  int axes[3];
+  UploadPath taken[3];
   int count = 0;
-  bool all_interop = v.where == Location::device && path != UploadPath::host;
-  for (int a = 0; a < 3 && all_interop; ++a) {
-    if (!shown_[a]) continue;
-    specs[count] = {a, index_[a]};
-    regs[count] = slices_[a]->interop_registration(v, specs[count], path);
-    all_interop = regs[count++] != nullptr;
+  if (v.where == Location::device && path != UploadPath::host) {
+    for (int a = 0; a < 3; ++a) {
+      if (!shown_[a]) continue;
+      specs[count] = {a, index_[a]};
+      axes[count] = a;
+      taken[count] = slices_[a]->device_path(v, specs[count], path);
+      ++count;
+    }
   }
-  if (all_interop && count > 0) {
+  const auto all = [&](UploadPath p) {
+    for (int i = 0; i < count; ++i)
+      if (taken[i] != p) return false;
+    return count > 0;
+  };
+  if (all(UploadPath::shared)) {
+    void* memory[3];
+    for (int i = 0; i < count; ++i) memory[i] = slices_[axes[i]]->begin_shared_write();
+    interop::write_slices_shared(memory, v, specs, count);
+    for (int i = 0; i < count; ++i) slices_[axes[i]]->finish_shared_write();
+    glFlush();  // start the copies now, so that the next update finds them done
+  } else if (all(UploadPath::interop)) {
+    void* regs[3];
+    for (int i = 0; i < count; ++i) regs[i] = slices_[axes[i]]->registration();
     interop::write_slices(regs, v, specs, count);
-    for (int a = 0; a < 3; ++a)
-      if (shown_[a]) slices_[a]->note_interop_write();
+    for (int i = 0; i < count; ++i) slices_[axes[i]]->note_interop_write();
   } else {
     for (int a = 0; a < 3; ++a)
       if (shown_[a]) slices_[a]->update(v, {a, index_[a]}, path);
@@ -323,6 +340,12 @@ void SliceRenderer::draw(const ViewSettings& vs, int x, int y, int w, int h) {
   slice_rect_.y += y;
   bar_rect_.x += x;
   bar_rect_.y += y;
+}
+
+const SliceTexture& SliceRenderer::shown_texture() const {
+  for (int a = 0; a < 3; ++a)
+    if (shown_[a]) return *slices_[a];
+  return *slices_[2];
 }
 
 std::optional<SliceRenderer::Probe> SliceRenderer::probe(double px, double py) const {

@@ -56,6 +56,10 @@ class SliceRenderer {
   };
   std::optional<Probe> probe(double px, double py) const;
   const SliceTexture& texture(int axis) const { return *slices_[axis]; }
+  // The path the shown slices took in the last update (of the first shown one; they
+  // differ only where one texture failed where another did not) and why the preferred
+  // device paths were not used, for the GUI.
+  const SliceTexture& shown_texture() const;
 
  private:
   void draw_quad(const std::array<std::array<float, 3>, 4>& corners, const Mat4& mvp, GLuint values,

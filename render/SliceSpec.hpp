@@ -5,10 +5,27 @@ namespace fluxview::render {
 
 // How a slice reaches its texture.
 enum class UploadPath {
-  automatic,  // interop for device fields where it works, else host
+  automatic,  // device fields: shared, else interop, else host (FLUXVIEW_SLICE_PATH can pin one)
   host,       // values copied on the host, uploaded through a pixel buffer object
-  interop,    // a CUDA kernel writes the texture through a registered surface
+  interop,    // a CUDA kernel writes the texture through a registered surface, mapped per update
+  shared,     // a CUDA kernel writes memory that GL imported (GL_EXT_memory_object_fd); GL
+              // copies it into the texture: no per-update map
 };
+
+// The name shown where paths are reported: "host", "interop (mapped texture)", ...
+inline const char* upload_path_name(UploadPath p) {
+  switch (p) {
+    case UploadPath::automatic:
+      return "automatic";
+    case UploadPath::host:
+      return "host";
+    case UploadPath::interop:
+      return "interop (mapped texture)";
+    case UploadPath::shared:
+      return "interop (shared memory)";
+  }
+  return "?";
+}
 
 // The cells of a slice: the plane normal to `axis` through interior index `index`.
 // Texture axes (u, v) are (y, z) for axis 0, (x, z) for axis 1 and (x, y) for axis 2.

@@ -1,5 +1,9 @@
 #include "render/SliceTexture.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <stdexcept>
@@ -50,11 +54,57 @@ void copy_slice_to_host(const FieldView& v, SliceSpec s, float* out) {
   }
 }
 
+UploadPath resolve_upload_path(UploadPath requested, const FieldView& v) {
+  if (requested != UploadPath::automatic || v.where != Location::device) return requested;
+  const char* env = std::getenv("FLUXVIEW_SLICE_PATH");
+  const std::string value = env ? env : "";
+  if (value.empty() || value == "auto") return UploadPath::automatic;
+  if (value == "shared") return UploadPath::shared;
+  if (value == "map") return UploadPath::interop;
+  if (value == "host") return UploadPath::host;
+  throw std::invalid_argument("FLUXVIEW_SLICE_PATH=" + value +
+                              ": expected auto, shared, map or host");
+}
+
+namespace {
+
+// Each distinct message once per process: three textures meet the same failure.
+void log_once(const std::string& message) {
+  static std::string last;
+  if (message == last) return;
+  last = message;
+  std::cerr << "fluxview: " << message << "\n";
+}
+
+std::string gl_error_text(GLenum e) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%04X", unsigned(e));
+  return std::string("GL error ") + buf;
+}
+
+std::string hex_uuid(const unsigned char* id) {
+  std::string out;
+  char buf[3];
+  for (int i = 0; i < 16; ++i) {
+    std::snprintf(buf, sizeof buf, "%02x", id[i]);
+    out += buf;
+  }
+  return out;
+}
+
+void drain_gl_errors() {
+  for (int i = 0; i < 32 && glGetError() != GL_NO_ERROR; ++i) {
+  }
+}
+
+}  // namespace
+
 SliceTexture::SliceTexture() {
   glCreateBuffers(1, &pbo_);
 }
 
 SliceTexture::~SliceTexture() {
+  release_shared();
   interop::unregister_texture(interop_);
   glDeleteTextures(1, &texture_);
   glDeleteBuffers(1, &pbo_);
@@ -62,9 +112,14 @@ SliceTexture::~SliceTexture() {
 
 void SliceTexture::ensure_size(int w, int h) {
   if (texture_ && size_[0] == w && size_[1] == h) return;
+  release_shared();
+  shared_failed_ = false;
+  shared_note_.clear();
   interop::unregister_texture(interop_);
   interop_ = nullptr;
   interop_failed_ = false;
+  map_note_.clear();
+  update_note();
   glDeleteTextures(1, &texture_);
   // Immutable storage: the CUDA registration stays valid for the texture's lifetime.
   glCreateTextures(GL_TEXTURE_2D, 1, &texture_);
@@ -78,30 +133,215 @@ void SliceTexture::ensure_size(int w, int h) {
   size_ = {w, h};
 }
 
+void SliceTexture::update_note() {
+  note_.clear();
+  if (shared_failed_) note_ = "shared memory: " + shared_note_;
+  if (interop_failed_)
+    note_ += (note_.empty() ? "" : "; ") + std::string("mapped texture: ") + map_note_;
+}
+
+bool SliceTexture::ensure_registered() {
+  if (!interop_ && !interop_failed_) {
+    interop_ = interop::register_texture(texture_, &map_note_);
+    interop_failed_ = interop_ == nullptr;
+    update_note();
+  }
+  return interop_ != nullptr;
+}
+
+bool SliceTexture::ensure_shared() {
+  if (shared_) return true;
+  if (shared_failed_) return false;
+  std::string why;
+  if (!import_shared(&why)) {
+    shared_failed_ = true;
+    shared_note_ = why;
+    update_note();
+    return false;
+  }
+  return true;
+}
+
+// CUDA allocates and exports, GL imports: the other direction (GL allocating) has no GL
+// export. Every step checks and undoes what was made, so a failure leaves nothing.
+bool SliceTexture::import_shared(std::string* why) {
+  const bool has_object = epoxy_has_gl_extension("GL_EXT_memory_object");
+  const bool has_fd = epoxy_has_gl_extension("GL_EXT_memory_object_fd");
+  if (!has_object || !has_fd) {
+    const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    *why = std::string(!has_object ? "GL_EXT_memory_object" : "GL_EXT_memory_object_fd") +
+           " is not offered by " + (renderer ? renderer : "this GL");
+    return false;
+  }
+  // The GL context must be on the CUDA device: find its UUID among GL's devices.
+  unsigned char cuda_uuid[16];
+  if (!interop::cuda_device_uuid(cuda_uuid, why)) return false;
+  drain_gl_errors();
+  GLint devices = 0;
+  glGetIntegerv(GL_NUM_DEVICE_UUIDS_EXT, &devices);
+  if (glGetError() == GL_NO_ERROR && devices > 0) {
+    bool found = false;
+    std::string gl_ids;
+    for (GLint i = 0; i < devices && !found; ++i) {
+      GLubyte id[GL_UUID_SIZE_EXT] = {};
+      glGetUnsignedBytei_vEXT(GL_DEVICE_UUID_EXT, GLuint(i), id);
+      found = std::memcmp(id, cuda_uuid, 16) == 0;
+      gl_ids += (gl_ids.empty() ? "" : ", ") + hex_uuid(id);
+    }
+    if (!found) {
+      *why = "the GL context is not on the CUDA device (GL device UUID " + gl_ids + ", CUDA " +
+             hex_uuid(cuda_uuid) + ")";
+      return false;
+    }
+  }
+  drain_gl_errors();
+
+  const GLsizeiptr bytes = GLsizeiptr(size_[0]) * size_[1] * GLsizeiptr(sizeof(float));
+  // A little more memory than the buffer: a driver may want some beyond a buffer's end
+  // (Mesa's llvmpipe refuses a buffer that fills its memory object exactly). The
+  // allocation is rounded up to CUDA's granularity (2 MiB) anyway.
+  const std::size_t slack = 64 * 1024;
+  const interop::SharedMemory m = interop::create_shared_memory(std::size_t(bytes) + slack, why);
+  if (!m.handle) return false;
+  glCreateMemoryObjectsEXT(1, &shared_memory_);
+  glImportMemoryFdEXT(shared_memory_, GLuint64(m.size), GL_HANDLE_TYPE_OPAQUE_FD_EXT, m.fd);
+  if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
+    close(m.fd);  // a failed import leaves the descriptor with us; a successful one gives it to GL
+    glDeleteMemoryObjectsEXT(1, &shared_memory_);
+    shared_memory_ = 0;
+    interop::destroy_shared_memory(m.handle);
+    *why = "glImportMemoryFdEXT of " + std::to_string(m.size) + " bytes: " + gl_error_text(e);
+    return false;
+  }
+  shared_ = m.handle;  // from here release_shared() undoes everything
+  glCreateBuffers(1, &shared_buffer_);
+  glNamedBufferStorageMemEXT(shared_buffer_, bytes, shared_memory_, 0);
+  if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
+    release_shared();
+    *why = "glNamedBufferStorageMemEXT: " + gl_error_text(e);
+    return false;
+  }
+  // Once: does GL read what CUDA writes? A byte pattern set by CUDA, read back by GL at
+  // both ends of the slice. (An import can succeed and still not alias the memory, for
+  // example on a driver that does not support CUDA's descriptors.)
+  const unsigned char pattern = 0x5a;
+  try {
+    interop::fill_shared_memory(shared_, pattern);
+  } catch (const std::exception& e) {
+    release_shared();
+    *why = e.what();
+    return false;
+  }
+  unsigned char first[4] = {}, last[4] = {};
+  glGetNamedBufferSubData(shared_buffer_, 0, 4, first);
+  glGetNamedBufferSubData(shared_buffer_, bytes - 4, 4, last);
+  const GLenum e = glGetError();
+  bool same = e == GL_NO_ERROR;
+  for (int i = 0; i < 4; ++i) same = same && first[i] == pattern && last[i] == pattern;
+  if (!same) {
+    release_shared();
+    *why = e != GL_NO_ERROR ? "reading the imported buffer: " + gl_error_text(e)
+                            : std::string("GL does not read what CUDA wrote to the shared memory");
+    return false;
+  }
+  return true;
+}
+
+bool SliceTexture::wait_shared_read() {
+  if (!shared_read_) return true;
+  GLenum r = GL_WAIT_FAILED;
+  for (int tries = 0; tries < 100; ++tries) {  // 100 x 100 ms: a GPU that hangs, not a slow one
+    r = glClientWaitSync(shared_read_, GL_SYNC_FLUSH_COMMANDS_BIT, 100'000'000);
+    if (r != GL_TIMEOUT_EXPIRED) break;
+  }
+  glDeleteSync(shared_read_);
+  shared_read_ = nullptr;
+  return r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
+}
+
+// GL first (wait for its last copy, delete the buffer and the memory object), then
+// CUDA: unmap, free the address range, release the memory.
+void SliceTexture::release_shared() {
+  if (!shared_ && !shared_memory_ && !shared_buffer_) return;
+  wait_shared_read();  // even if it failed: the memory outlives GL's use (GL holds the import)
+  if (shared_buffer_) glDeleteBuffers(1, &shared_buffer_);
+  if (shared_memory_) glDeleteMemoryObjectsEXT(1, &shared_memory_);
+  shared_buffer_ = shared_memory_ = 0;
+  interop::destroy_shared_memory(shared_);
+  shared_ = nullptr;
+}
+
+void* SliceTexture::begin_shared_write() {
+  if (!shared_) throw std::logic_error("begin_shared_write without shared memory");
+  if (!wait_shared_read())
+    throw std::runtime_error("waiting for GL to finish reading the shared slice memory failed");
+  return shared_;
+}
+
+void SliceTexture::finish_shared_write() {
+  // The buffer holds w x h floats, rows packed: the default unpack state, set in full in
+  // case other code (a GUI toolkit) changed it.
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, shared_buffer_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
+  glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
+  glTextureSubImage2D(texture_, 0, 0, 0, size_[0], size_[1], GL_RED, GL_FLOAT, nullptr);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  // Before CUDA writes the buffer again, begin_shared_write() waits for this.
+  shared_read_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  last_path_ = UploadPath::shared;
+}
+
+UploadPath SliceTexture::device_path(const FieldView& v, SliceSpec s, UploadPath path) {
+  check_slice(v, s);
+  const auto ax = slice_axes(s.axis);
+  ensure_size(v.layout.n[ax[0]], v.layout.n[ax[1]]);
+  if (v.where != Location::device || path == UploadPath::host) return UploadPath::host;
+  const bool automatic = path == UploadPath::automatic;
+  if (automatic || path == UploadPath::shared) {
+    if (ensure_shared()) return UploadPath::shared;
+    if (automatic) log_once("slices use the mapped texture; shared memory: " + shared_note_);
+  }
+  if (automatic || path == UploadPath::interop) {
+    if (ensure_registered()) return UploadPath::interop;
+    if (automatic) log_once("slices go through the host: " + note_);
+  }
+  return UploadPath::host;
+}
+
 void* SliceTexture::interop_registration(const FieldView& v, SliceSpec s, UploadPath path) {
   check_slice(v, s);
   const auto ax = slice_axes(s.axis);
   ensure_size(v.layout.n[ax[0]], v.layout.n[ax[1]]);
-  if (v.where != Location::device || path == UploadPath::host) return nullptr;
-  if (!interop_ && !interop_failed_) {
-    interop_ = interop::register_texture(texture_, &interop_note_);
-    interop_failed_ = interop_ == nullptr;
-    if (interop_failed_ && path == UploadPath::automatic)
-      std::cerr << "fluxview: slices go through the host: " << interop_note_ << "\n";
-  }
-  return interop_;
+  if (v.where != Location::device || path == UploadPath::host || path == UploadPath::shared)
+    return nullptr;
+  return ensure_registered() ? interop_ : nullptr;
 }
 
 void SliceTexture::update(const FieldView& v, SliceSpec s, UploadPath path) {
-  if (path == UploadPath::interop && v.where != Location::device)
-    throw std::runtime_error("interop upload asked for a host field (" + v.name + ")");
-  if (void* reg = interop_registration(v, s, path)) {
-    interop::write_slice(reg, v, s);
-    last_path_ = UploadPath::interop;
-    return;
+  path = resolve_upload_path(path, v);
+  const bool strict = path == UploadPath::interop || path == UploadPath::shared;
+  if (strict && v.where != Location::device)
+    throw std::runtime_error(std::string(upload_path_name(path)) + " asked for a host field (" +
+                             v.name + ")");
+  switch (device_path(v, s, path)) {
+    case UploadPath::shared: {
+      void* memory = begin_shared_write();
+      interop::write_slices_shared(&memory, v, &s, 1);
+      finish_shared_write();
+      glFlush();  // start the copy now, so that the next update finds it done
+      return;
+    }
+    case UploadPath::interop:
+      interop::write_slice(interop_, v, s);
+      last_path_ = UploadPath::interop;
+      return;
+    default:
+      break;
   }
-  if (path == UploadPath::interop)
-    throw std::runtime_error("CUDA-GL interop unavailable: " + interop_note_);
+  if (strict)
+    throw std::runtime_error(std::string(upload_path_name(path)) + " unavailable: " + note_);
   upload_host(v, s);
   last_path_ = UploadPath::host;
 }

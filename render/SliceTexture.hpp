@@ -10,11 +10,17 @@
 
 namespace fluxview::render {
 
-// An R32F texture holding one slice of a field (DESIGN.md "zero-copy drawing"): from a
-// CUDA solver a kernel stores the slice into the texture's array through a surface
-// (cudaGraphicsGLRegisterImage, registered once per texture size and mapped per
-// update); from a CPU solver the slice goes through a pixel buffer object. Needs a
-// current GL context on every call.
+// An R32F texture holding one slice of a field (DESIGN.md "zero-copy drawing"). From a
+// CUDA solver, in order of preference:
+//  - shared memory (UploadPath::shared): CUDA allocates device memory exportable as a
+//    file descriptor, GL imports it as a buffer (GL_EXT_memory_object_fd); per update a
+//    kernel writes the slice there, the host waits for it, and GL copies the buffer
+//    into the texture. Nothing is mapped per update.
+//  - the mapped texture (UploadPath::interop): the texture registered with
+//    cudaGraphicsGLRegisterImage once per size, mapped per update, and written by a
+//    kernel through a surface.
+// From a CPU solver (or where neither works) the slice goes through a pixel buffer
+// object. Needs a current GL context on every call, the destructor included.
 class SliceTexture {
  public:
   SliceTexture();
@@ -23,25 +29,39 @@ class SliceTexture {
   SliceTexture& operator=(const SliceTexture&) = delete;
 
   // Throws std::out_of_range for an axis or index outside the field, and
-  // std::runtime_error when `interop` is asked for and cannot be had.
+  // std::runtime_error when `interop` or `shared` is asked for and cannot be had.
   void update(const FieldView& v, SliceSpec slice, UploadPath path = UploadPath::automatic);
 
-  // For writing several slices with one map (SliceRenderer): sizes the texture for
-  // the slice and returns its interop registration, or nullptr where interop cannot
-  // be had (then update() takes the host path). Call note_interop_write() after.
   // Uploads a slice already on the host: `values` holds w x h floats, u fastest (what
   // rank 0 of an MPI run gathered). Sizes the texture as needed.
   void upload(const float* values, int w, int h);
 
-  void* interop_registration(const FieldView& v, SliceSpec slice, UploadPath path);
+  // For writing several slices at once (SliceRenderer): sizes the texture for the slice,
+  // makes what the device path needs and says which path a device slice takes: shared,
+  // interop, or host (a host field, or no device path to be had). `path` as returned
+  // by resolve_upload_path.
+  UploadPath device_path(const FieldView& v, SliceSpec slice, UploadPath path);
+  // interop: the registration for interop::write_slices; call note_interop_write() after.
+  void* registration() const { return interop_; }
   void note_interop_write() { last_path_ = UploadPath::interop; }
+  // shared: waits until GL has finished reading the shared memory (the copy of the
+  // previous update) and returns it for interop::write_slices_shared. Once the slice is
+  // written, finish_shared_write() queues GL's copy into the texture; flush GL after
+  // the last one so that the copies start at once.
+  void* begin_shared_write();
+  void finish_shared_write();
+
+  // The mapped texture's registration (made if needed), or nullptr where it cannot be
+  // had or `path` or the field rules it out. For render_bench's phase timing.
+  void* interop_registration(const FieldView& v, SliceSpec slice, UploadPath path);
 
   GLuint texture() const { return texture_; }
   int width() const { return size_[0]; }
   int height() const { return size_[1]; }
-  // The path the last update took, and why interop was not used where it was not.
+  // The path the last update took, and why the preferred device paths were not used
+  // where they were not (empty when nothing failed).
   UploadPath last_path() const { return last_path_; }
-  const std::string& interop_note() const { return interop_note_; }
+  const std::string& interop_note() const { return note_; }
   // The value of texel (u, v), read back from the texture (one texel crosses the bus).
   float value_at(int u, int v) const;
 
@@ -50,15 +70,41 @@ class SliceTexture {
   void upload_host(const FieldView& v, SliceSpec slice);
   template <class Fill>
   void upload_through_pbo(Fill&& fill);
+  bool ensure_registered();
+  bool ensure_shared();
+  bool import_shared(std::string* why);
+  bool wait_shared_read();
+  void release_shared();
+  void update_note();
+
   GLuint texture_ = 0;
   GLuint pbo_ = 0;
   std::array<int, 2> size_{0, 0};
-  void* interop_ = nullptr;  // cudaGraphicsResource_t of texture_, when registered
+  void* interop_ = nullptr;  // the texture's registration (mapped-texture path)
   bool interop_failed_ = false;
-  std::string interop_note_;
+  std::string map_note_;  // why the texture could not be registered
+  // The shared-memory path: the CUDA allocation, GL's memory object imported from it
+  // and the buffer on that memory that the texture is filled from. One buffer and a
+  // fence, not two buffers used in turn: GL's copy is queued and flushed one update
+  // before the next kernel writes the buffer, so the wait for its fence normally finds
+  // it signalled already (a 4 MiB copy takes microseconds), while a second buffer would
+  // double the memory and still need a fence of its own before it is written again.
+  void* shared_ = nullptr;
+  GLuint shared_memory_ = 0;
+  GLuint shared_buffer_ = 0;
+  GLsync shared_read_ = nullptr;  // signalled when GL's last copy from the buffer is done
+  bool shared_failed_ = false;
+  std::string shared_note_;  // why shared memory could not be had
+  std::string note_;         // the notes above, for interop_note()
   UploadPath last_path_ = UploadPath::host;
   std::vector<unsigned char> staging_;  // host copy of a device slice (host path)
 };
+
+// The path an update takes for `requested`: as asked, except that `automatic` for a
+// device field follows FLUXVIEW_SLICE_PATH where it is set (auto, shared, map or host;
+// shared and map then fail loudly where they cannot be had, so that timings compare
+// the path named). Throws std::invalid_argument for any other value of the variable.
+UploadPath resolve_upload_path(UploadPath requested, const FieldView& v);
 
 // Copies a slice of any field to floats on the host (u fastest); from the device only
 // the slice crosses the bus.

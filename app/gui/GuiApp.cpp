@@ -609,6 +609,11 @@ void GuiApp::diagnostics_section() {
               session_.last_step_ms);
   ImGui::Text("%.4g steps/s   %.4g cell-updates/s", session_.steps_per_second,
               session_.cell_updates_per_second);
+  // How slices reach their textures, and why not by the preferred path where they do not.
+  const render::SliceTexture& shown = renderer_->shown_texture();
+  ImGui::Text("slices: %s%s", render::upload_path_name(shown.last_path()),
+              shown.interop_note().empty() ? "" : " (?)");
+  if (!shown.interop_note().empty()) help_marker(shown.interop_note());
   for (const auto& [name, series] : session_.history) {
     if (series.values.empty()) continue;
     const auto [lo, hi] = std::minmax_element(series.values.begin(), series.values.end());

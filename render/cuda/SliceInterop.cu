@@ -1,11 +1,20 @@
-// The zero-copy slice path (DESIGN.md): a kernel reads the slice from the solver's
-// device buffer and stores it into the GL texture's array through a surface object.
+// The zero-copy slice paths (DESIGN.md): a kernel reads the slice from the solver's
+// device buffer and stores it into the GL texture's array through a surface object
+// (mapped per update), or into device memory that GL imported and copies from (the
+// shared-memory path, no map).
+#include <cuda.h>  // types only: driver calls go through cudaGetDriverEntryPointByVersion
+#include <cudaTypedefs.h>
 #include <cuda_gl_interop.h>
 #include <cuda_runtime.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "render/SliceInterop.hpp"
 #include "sim/core/cuda/CudaCheck.cuh"
@@ -233,6 +242,229 @@ void copy_slice_device_to_host(const FieldView& v, SliceSpec s, float* out) {
   const cudaError_t e = cudaMemcpy(out, staging, bytes, cudaMemcpyDeviceToHost);
   cudaFree(staging);
   FLUXVIEW_CUDA_CHECK(e);
+}
+
+namespace {
+
+// The driver API calls of the shared-memory path, looked up once at run time. fluxview
+// does not link libcuda: the executable must load where nvcc exists but no driver does
+// (CI). Version 12000 pins the ABI of each symbol to the one the typedefs below name.
+struct DriverApi {
+  PFN_cuGetErrorString_v6000 get_error_string = nullptr;
+  PFN_cuDeviceGet_v2000 device_get = nullptr;
+  PFN_cuDeviceGetAttribute_v2000 device_get_attribute = nullptr;
+  PFN_cuMemGetAllocationGranularity_v10020 get_granularity = nullptr;
+  PFN_cuMemCreate_v10020 mem_create = nullptr;
+  PFN_cuMemRelease_v10020 mem_release = nullptr;
+  PFN_cuMemAddressReserve_v10020 address_reserve = nullptr;
+  PFN_cuMemAddressFree_v10020 address_free = nullptr;
+  PFN_cuMemMap_v10020 mem_map = nullptr;
+  PFN_cuMemUnmap_v10020 mem_unmap = nullptr;
+  PFN_cuMemSetAccess_v10020 set_access = nullptr;
+  PFN_cuMemExportToShareableHandle_v10020 export_handle = nullptr;
+  std::string missing;  // why the path cannot be used; empty when every call was found
+};
+
+constexpr unsigned int kDriverAbiVersion = 12000;
+
+const DriverApi& driver_api() {
+  static const DriverApi api = [] {
+    DriverApi a;
+    auto find = [&a](const char* name, auto& fn) {
+      if (!a.missing.empty()) return;
+      void* p = nullptr;
+      cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
+      const cudaError_t e =
+          cudaGetDriverEntryPointByVersion(name, &p, kDriverAbiVersion, cudaEnableDefault, &q);
+#else
+      const cudaError_t e = cudaGetDriverEntryPoint(name, &p, cudaEnableDefault, &q);
+#endif
+      if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !p) {
+        cudaGetLastError();
+        a.missing =
+            std::string("driver entry point ") + name + ": " +
+            (e != cudaSuccess                               ? cudaGetErrorString(e)
+             : q == cudaDriverEntryPointVersionNotSufficent ? "the driver is older than CUDA 12.0"
+                                                            : "not found");
+        return;
+      }
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(p);
+    };
+    find("cuGetErrorString", a.get_error_string);
+    find("cuDeviceGet", a.device_get);
+    find("cuDeviceGetAttribute", a.device_get_attribute);
+    find("cuMemGetAllocationGranularity", a.get_granularity);
+    find("cuMemCreate", a.mem_create);
+    find("cuMemRelease", a.mem_release);
+    find("cuMemAddressReserve", a.address_reserve);
+    find("cuMemAddressFree", a.address_free);
+    find("cuMemMap", a.mem_map);
+    find("cuMemUnmap", a.mem_unmap);
+    find("cuMemSetAccess", a.set_access);
+    find("cuMemExportToShareableHandle", a.export_handle);
+    return a;
+  }();
+  return api;
+}
+
+std::string driver_error(const char* call, CUresult r) {
+  const char* text = nullptr;
+  const DriverApi& api = driver_api();
+  if (api.get_error_string) api.get_error_string(r, &text);
+  return std::string(call) + ": " + (text ? text : "CUresult " + std::to_string(int(r)));
+}
+
+// One shared allocation: the physical memory, the virtual range it is mapped at, and
+// how far it got (so that a failure half way frees exactly what was made).
+struct SharedAllocation {
+  CUmemGenericAllocationHandle memory = 0;
+  bool created = false, reserved = false, mapped = false;
+  CUdeviceptr ptr = 0;
+  size_t size = 0;
+};
+
+// Reverse order of making: unmap, free the address range, release the memory (the
+// memory itself goes when GL, holding the imported descriptor, lets go of it too).
+void free_allocation(SharedAllocation* a) {
+  const DriverApi& api = driver_api();
+  if (a->mapped) api.mem_unmap(a->ptr, a->size);
+  if (a->reserved) api.address_free(a->ptr, a->size);
+  if (a->created) api.mem_release(a->memory);
+  delete a;
+}
+
+cudaEvent_t g_slices_written = nullptr;
+
+}  // namespace
+
+SharedMemory create_shared_memory(std::size_t bytes, std::string* why) {
+  auto fail = [why](std::string text) {
+    if (why) *why = std::move(text);
+    return SharedMemory{};
+  };
+  int device = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) {
+    cudaGetLastError();
+    return fail(std::string("cudaGetDevice: ") + cudaGetErrorString(e));
+  }
+  // Makes the device's primary context current on this thread: the driver calls below
+  // work on the current context.
+  if (cudaError_t e = cudaSetDevice(device); e != cudaSuccess) {
+    cudaGetLastError();
+    return fail(std::string("cudaSetDevice: ") + cudaGetErrorString(e));
+  }
+  const DriverApi& api = driver_api();
+  if (!api.missing.empty()) return fail(api.missing);
+  CUdevice dev = 0;
+  if (CUresult r = api.device_get(&dev, device); r != CUDA_SUCCESS)
+    return fail(driver_error("cuDeviceGet", r));
+  int vmm = 0, posix_fd = 0;
+  api.device_get_attribute(&vmm, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, dev);
+  api.device_get_attribute(&posix_fd,
+                           CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, dev);
+  if (!vmm)
+    return fail("CUDA device " + std::to_string(device) + " has no virtual memory management");
+  if (!posix_fd)
+    return fail("CUDA device " + std::to_string(device) +
+                " cannot export memory as a POSIX file descriptor");
+
+  CUmemAllocationProp prop{};
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = device;  // a device ordinal, as the runtime counts them
+  size_t granularity = 0;
+  if (CUresult r = api.get_granularity(&granularity, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM);
+      r != CUDA_SUCCESS)
+    return fail(driver_error("cuMemGetAllocationGranularity", r));
+  if (granularity == 0) granularity = 2u << 20;
+
+  auto* a = new SharedAllocation;
+  a->size = (std::max<size_t>(bytes, 1) + granularity - 1) / granularity * granularity;
+  auto undo = [&](const char* call, CUresult r) {
+    free_allocation(a);
+    return fail(driver_error(call, r));
+  };
+  if (CUresult r = api.mem_create(&a->memory, a->size, &prop, 0); r != CUDA_SUCCESS)
+    return undo("cuMemCreate", r);
+  a->created = true;
+  if (CUresult r = api.address_reserve(&a->ptr, a->size, granularity, 0, 0); r != CUDA_SUCCESS)
+    return undo("cuMemAddressReserve", r);
+  a->reserved = true;
+  if (CUresult r = api.mem_map(a->ptr, a->size, 0, a->memory, 0); r != CUDA_SUCCESS)
+    return undo("cuMemMap", r);
+  a->mapped = true;
+  CUmemAccessDesc access{};
+  access.location = prop.location;
+  access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  if (CUresult r = api.set_access(a->ptr, a->size, &access, 1); r != CUDA_SUCCESS)
+    return undo("cuMemSetAccess", r);
+  int fd = -1;
+  if (CUresult r = api.export_handle(&fd, a->memory, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
+      r != CUDA_SUCCESS || fd < 0) {
+    if (fd >= 0) close(fd);
+    return undo("cuMemExportToShareableHandle", r);
+  }
+  if (!g_slices_written) {
+    if (cudaError_t e = cudaEventCreateWithFlags(&g_slices_written, cudaEventDisableTiming);
+        e != cudaSuccess) {
+      cudaGetLastError();
+      g_slices_written = nullptr;
+      close(fd);
+      free_allocation(a);
+      return fail(std::string("cudaEventCreateWithFlags: ") + cudaGetErrorString(e));
+    }
+  }
+  return SharedMemory{a, fd, a->size};
+}
+
+void destroy_shared_memory(void* handle) {
+  if (handle) free_allocation(static_cast<SharedAllocation*>(handle));
+}
+
+bool cuda_device_uuid(unsigned char uuid[16], std::string* why) {
+  int device = 0;
+  cudaDeviceProp prop{};
+  cudaError_t e = cudaGetDevice(&device);
+  if (e == cudaSuccess) e = cudaGetDeviceProperties(&prop, device);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    if (why) *why = std::string("CUDA device properties: ") + cudaGetErrorString(e);
+    return false;
+  }
+  static_assert(sizeof prop.uuid.bytes == 16);
+  std::memcpy(uuid, prop.uuid.bytes, 16);
+  return true;
+}
+
+void fill_shared_memory(void* handle, unsigned char byte) {
+  auto* a = static_cast<SharedAllocation*>(handle);
+  FLUXVIEW_CUDA_CHECK(cudaMemset(reinterpret_cast<void*>(a->ptr), byte, a->size));
+  FLUXVIEW_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void write_slices_shared(void* const* handles, const FieldView& v, const SliceSpec* slices,
+                         int count) {
+  if (count < 1 || count > 3) throw std::invalid_argument("write_slices_shared: 1 to 3 slices");
+  const cudaStream_t stream = slice_stream();
+  for (int i = 0; i < count; ++i) {
+    auto* a = static_cast<const SharedAllocation*>(handles[i]);
+    const SliceGeometry g = geometry(v, slices[i]);
+    if (std::size_t(g.w) * g.h * sizeof(float) > a->size)
+      throw std::logic_error("write_slices_shared: the slice does not fit the shared memory");
+    auto* out = reinterpret_cast<float*>(a->ptr);
+    if (v.precision == Precision::f64)
+      slice_to_buffer<<<blocks_for(g), dim3(32, 8), 0, stream>>>(static_cast<const double*>(v.data),
+                                                                 g, out);
+    else
+      slice_to_buffer<<<blocks_for(g), dim3(32, 8), 0, stream>>>(static_cast<const float*>(v.data),
+                                                                 g, out);
+    FLUXVIEW_CUDA_LAUNCH_CHECK();
+  }
+  // One wait for all slices (about 12 us for a 1024^2 slice, mostly launch and wake-up).
+  FLUXVIEW_CUDA_CHECK(cudaEventRecord(g_slices_written, stream));
+  FLUXVIEW_CUDA_CHECK(cudaEventSynchronize(g_slices_written));
 }
 
 }  // namespace fluxview::render::interop

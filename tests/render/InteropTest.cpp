@@ -1,9 +1,14 @@
 // CUDA-GL interop on an NVIDIA GPU: the slice a kernel stores into the texture must
 // draw the same picture as the slice copied through the host (at most one level of
-// difference per channel), for both precisions. Skips where there is no CUDA device.
+// difference per channel), for both precisions; the shared-memory path must give the
+// host path's texels exactly. Skips where there is no CUDA device (or, for the shared
+// path, no GL_EXT_memory_object_fd).
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "render/OffscreenRenderer.hpp"
 #include "sim/core/CudaRuntime.hpp"
@@ -43,5 +48,73 @@ TEST(Interop, SameImageAsTheHostUploadPath) {
       EXPECT_LE(worst, 1) << to_string(prec) << (mode == ViewMode::slice2d ? " 2d" : " 3d") << ": "
                           << differing << " channel values differ";
     }
+  }
+}
+
+namespace {
+
+std::vector<float> texels(const SliceTexture& t) {
+  std::vector<float> out(std::size_t(t.width()) * t.height());
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glGetTextureImage(t.texture(), 0, GL_RED, GL_FLOAT, GLsizei(out.size() * sizeof(float)),
+                    out.data());
+  return out;
+}
+
+// Where the two differ first, or an empty string where they are equal bit for bit.
+std::string first_difference(const std::vector<float>& a, const std::vector<float>& b) {
+  if (a.size() != b.size()) return "sizes differ";
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::memcmp(&a[i], &b[i], sizeof(float)) != 0)
+      return "texel " + std::to_string(i) + ": " + std::to_string(a[i]) + " vs " +
+             std::to_string(b[i]);
+  return "";
+}
+
+}  // namespace
+
+// The shared-memory path (CUDA memory imported by GL, copied into the texture) stores
+// float(value) as the host path does: the textures must be equal bit for bit, for each
+// slice axis and both precisions, also on a second update (the buffer reused after the
+// fence of the first copy); and the 3D view it draws equals the host path's image.
+TEST(Interop, SharedMemoryTexelsEqualTheHostUpload) {
+  if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda::no_device_reason();
+  OffscreenRenderer off(640, 480);
+  std::cout << "context: " << off.context().description() << "\n";
+  for (const char* ext : {"GL_EXT_memory_object", "GL_EXT_memory_object_fd"})
+    if (!epoxy_has_gl_extension(ext))
+      GTEST_SKIP() << ext << " is not offered by " << off.context().description();
+  for (Precision prec : {Precision::f64, Precision::f32}) {
+    const Scenario s = load_scenario("heat/hot-spot", {"grid.n=48"});
+    auto solver = find_family(s.solver).create(BackendKind::cuda, prec);
+    solver->reset(s.params);
+    solver->advance(40);
+    solver->synchronize();
+    for (int axis = 0; axis < 3; ++axis) {
+      const SliceSpec slice{axis, 20 + axis};
+      SliceTexture via_host, via_shared;
+      ASSERT_EQ(via_shared.device_path(solver->view("T"), slice, UploadPath::shared),
+                UploadPath::shared)
+          << via_shared.interop_note();
+      for (int round = 0; round < 2; ++round) {
+        if (round == 1) solver->advance(7);
+        const FieldView v = solver->view("T");
+        via_host.update(v, slice, UploadPath::host);
+        via_shared.update(v, slice, UploadPath::shared);
+        ASSERT_EQ(via_shared.last_path(), UploadPath::shared) << via_shared.interop_note();
+        const std::string diff = first_difference(texels(via_host), texels(via_shared));
+        EXPECT_EQ(diff, "") << to_string(prec) << ", axis " << axis << ", update " << round + 1;
+      }
+    }
+    ViewSettings vs;
+    vs.mode = ViewMode::slices3d;
+    vs.position = {0.4f, 0.55f, 0.5f};
+    const Image via_host = off.render(*solver, vs, UploadPath::host);
+    const Image via_shared = off.render(*solver, vs, UploadPath::shared);
+    for (int a = 0; a < 3; ++a)
+      ASSERT_EQ(off.renderer().texture(a).last_path(), UploadPath::shared)
+          << off.renderer().texture(a).interop_note();
+    EXPECT_TRUE(via_host.rgba == via_shared.rgba) << to_string(prec) << ": 3D view differs";
   }
 }

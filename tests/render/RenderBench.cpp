@@ -1,6 +1,7 @@
 // render_bench: what drawing costs (docs/performance.md, "Slice updates and frame rate").
 //   render_bench slice [N]   time SliceTexture updates of an N x N slice (default 1024)
-//                            from a CUDA solver, interop and host paths, both precisions
+//                            from a CUDA solver, shared-memory, mapped-texture ("interop")
+//                            and host paths, both precisions
 //   render_bench frames [N]  frames per second of the 3D view while an N^3 (default 256)
 //                            CUDA heat run steps, for several steps per frame
 // Prints one JSON object per measurement. Needs a CUDA device and headless EGL.
@@ -65,22 +66,41 @@ void print_update(const char* what, int n, Precision p, const char* path,
   std::fflush(stdout);
 }
 
+// Whether the shared-memory path can be had here; says why not on stderr (once).
+bool shared_path_available(const FieldView& v) {
+  static int known = -1;
+  if (known < 0) {
+    SliceTexture probe;
+    known = probe.device_path(v, {2, 0}, UploadPath::shared) == UploadPath::shared;
+    if (!known)
+      std::fprintf(stderr, "shared-memory path unavailable, its rows are left out: %s\n",
+                   probe.interop_note().c_str());
+  }
+  return known == 1;
+}
+
+// The row names: "shared" is the shared-memory path, "interop" the mapped texture.
+const char* row_name(UploadPath p) {
+  return p == UploadPath::shared ? "shared" : p == UploadPath::interop ? "interop" : "host";
+}
+
 void slice_bench(int n) {
   OffscreenRenderer off(64, 64);  // only for the context
   std::fprintf(stderr, "context: %s\n", off.context().description().c_str());
-  // One 2D slice of an n x n run, both paths and precisions.
+  // One 2D slice of an n x n run, every path and both precisions.
   for (Precision prec : {Precision::f32, Precision::f64}) {
     auto solver =
         heat({"grid.nx=" + std::to_string(n), "grid.ny=" + std::to_string(n), "grid.nz=1"}, prec);
     const FieldView v = solver->view("T");
-    for (UploadPath path : {UploadPath::interop, UploadPath::host}) {
+    for (UploadPath path : {UploadPath::shared, UploadPath::interop, UploadPath::host}) {
+      if (path == UploadPath::shared && !shared_path_available(v)) continue;
       SliceTexture tex;
       const auto ms = time_updates(
           [&] {
             tex.update(v, {2, 0}, path);
           },
-          path == UploadPath::interop ? 1000 : 50);
-      print_update("slice_update", n, prec, path == UploadPath::interop ? "interop" : "host", ms);
+          path == UploadPath::host ? 50 : 1000);
+      print_update("slice_update", n, prec, row_name(path), ms);
     }
     {
       interop::use_own_stream(true);
@@ -102,6 +122,32 @@ void slice_bench(int n) {
           "{\"what\": \"interop_phases\", \"n\": %d, \"map_ms\": %.4f, \"kernel_ms\": %.4f, "
           "\"unmap_ms\": %.4f}\n",
           n, t.map_ms, t.kernel_ms, t.unmap_ms);
+      // Where the shared-memory time goes, each phase waited for: the wait for GL's
+      // previous copy (its fence), the kernel with the host wait for it, GL's copy into
+      // the texture (with a glFinish).
+      if (shared_path_available(v)) {
+        SliceTexture st;
+        st.device_path(v, {2, 0}, UploadPath::shared);
+        const SliceSpec s0{2, 0};
+        double fence_ms = 0, write_ms = 0, copy_ms = 0;
+        const int reps = 200;
+        for (int i = 0; i < reps; ++i) {
+          auto t0 = Clock::now();
+          void* memory = st.begin_shared_write();
+          fence_ms += since(t0) * 1e3;
+          t0 = Clock::now();
+          interop::write_slices_shared(&memory, v, &s0, 1);
+          write_ms += since(t0) * 1e3;
+          t0 = Clock::now();
+          st.finish_shared_write();
+          glFinish();
+          copy_ms += since(t0) * 1e3;
+        }
+        std::printf(
+            "{\"what\": \"shared_phases\", \"n\": %d, \"fence_wait_ms\": %.4f, "
+            "\"kernel_and_host_wait_ms\": %.4f, \"gl_copy_finished_ms\": %.4f}\n",
+            n, fence_ms / reps, write_ms / reps, copy_ms / reps);
+      }
       // The pixel-buffer variant: a registered GL buffer, then a GL copy into the texture.
       GLuint pbo = 0;
       glCreateBuffers(1, &pbo);
@@ -125,19 +171,22 @@ void slice_bench(int n) {
       glDeleteBuffers(1, &pbo);
     }
   }
-  // Slice size: is the interop cost per byte or per call?
+  // Slice size: is the cost per byte or per call?
   for (int m : {256, 2048, 4096}) {
     auto solver =
         heat({"grid.nx=" + std::to_string(m), "grid.ny=" + std::to_string(m), "grid.nz=1"},
              Precision::f32);
     const FieldView v = solver->view("T");
-    SliceTexture tex;
-    print_update("slice_update", m, Precision::f32, "interop",
-                 time_updates(
-                     [&] {
-                       tex.update(v, {2, 0}, UploadPath::interop);
-                     },
-                     500));
+    for (UploadPath path : {UploadPath::shared, UploadPath::interop}) {
+      if (path == UploadPath::shared && !shared_path_available(v)) continue;
+      SliceTexture tex;
+      print_update("slice_update", m, Precision::f32, row_name(path),
+                   time_updates(
+                       [&] {
+                         tex.update(v, {2, 0}, path);
+                       },
+                       500));
+    }
   }
   // The 3D view: three slices of a 512^3 run, mapped one by one or together.
   {
@@ -162,6 +211,13 @@ void slice_bench(int n) {
     vs.auto_range = true;
     print_update("three_slices_one_map_plus_auto_range", m, Precision::f32, "interop",
                  time_updates([&] { r.update(*solver, vs, UploadPath::interop); }, 500));
+    if (shared_path_available(v)) {
+      // Three slices written by one batch of kernels with one host wait, three GL copies.
+      SliceRenderer rs;
+      vs.auto_range = false;
+      print_update("three_slices_one_wait", m, Precision::f32, "shared",
+                   time_updates([&] { rs.update(*solver, vs, UploadPath::shared); }, 500));
+    }
   }
 }
 
