@@ -4,11 +4,12 @@
 # ranks' copy bandwidths measured in the same run).
 #   strong: one global grid (512^3) on 1, 2 and 4 GPUs
 #   weak:   512^3 per GPU, the grid doubled along z, then y
-# usage: scripts/gpu-scaling.sh BIN_DIR OUT_DIR [GPU counts, default "1 2 4"]
+# usage: scripts/gpu-scaling.sh BIN_DIR OUT_DIR [GPU counts, default "1 2 4"] [families, default "heat fd fv"]
 set -uo pipefail
 bin=$1
 out=$2
 counts=${3:-"1 2 4"}
+only=${4:-"heat fd fv"}
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader | tee "$out/scaling-device.txt"
@@ -42,15 +43,20 @@ families=(
 for entry in "${families[@]}"; do
   name=${entry%%|*}
   args=${entry#*|}
+  [[ " $only " == *" $name "* ]] || continue
   for np in $counts; do
     bench "$name-strong" "$np" "" $args --set grid.n=512
     [ "$np" != 1 ] && bench "$name-weak" "$np" "" $args $(weak_grid "$np")
   done
 done
-# What the overlap of the heat exchange with the interior update gains.
+# What the overlap of the exchange with the interior update gains (heat and fd).
 for np in $counts; do
   [ "$np" = 1 ] && continue
-  bench "heat-strong-no-overlap" "$np" "FLUXVIEW_MPI_OVERLAP=0" ${families[0]#*|} --set grid.n=512
+  for i in 0 1; do
+    name=${families[$i]%%|*}
+    [[ " $only " == *" $name "* ]] || continue
+    bench "$name-strong-no-overlap" "$np" "FLUXVIEW_MPI_OVERLAP=0" ${families[$i]#*|} --set grid.n=512
+  done
 done
 python3 - "$log" <<'PY'
 import json, sys

@@ -2,14 +2,18 @@
 // substep), the four 2N-storage registers and, for the two-pass method, the div u field,
 // all on its backend with periodic ghost zones of width 3 filled before every substep.
 #include <cmath>
+#include <cstdlib>
 #include <numbers>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/Field.hpp"
 #include "sim/core/GhostExchange.hpp"
+#include "sim/core/OverlapBoxes.hpp"
 #include "sim/core/Parallel.hpp"
 #include "sim/fd/FdForcing.hpp"
 #include "sim/fd/FdSolver.hpp"
@@ -77,11 +81,13 @@ class FdSolver final : public FdSolverBase {
     }
     div_ = form_ == Formulation::m19 ? Field<T>(local, kRadius, where) : Field<T>();
     exchange_ = parallel::GhostExchange(box_, f_[0].layout(), where);
+    plan_overlap();
     fill_ghosts(f_);
     update_dt();
   }
 
   void synchronize() override {
+    if (ghosts_stale_) fill_ghosts(f_);  // whoever reads the fields next sees every ghost
     if (backend_ == BackendKind::cuda) {
       cuda::synchronize();
       cuda::check_last_error("fd step");
@@ -215,13 +221,47 @@ class FdSolver final : public FdSolverBase {
   // Periodic ghosts: wrapped within the rank, then, under MPI, the axes split over ranks
   // are overwritten from the neighbours (axis by axis, so edges and corners too).
   void fill_ghosts(Field<T>* f) {
+    wrap_ghosts(f);
+    void* fields[kVars] = {f[0].data(), f[1].data(), f[2].data(), f[3].data()};
+    exchange_.exchange(fields, kVars);  // one message per neighbour for all four
+    ghosts_stale_ = false;
+  }
+  void wrap_ghosts(Field<T>* f) {
     T* p[kVars] = {f[0].data(), f[1].data(), f[2].data(), f[3].data()};
     if (backend_ == BackendKind::cuda)
       fill_ghosts_cuda(p, kVars, f[0].layout());
     else
       fill_ghosts_cpu(p, kVars, f[0].layout());
-    void* fields[kVars] = {p[0], p[1], p[2], p[3]};
-    exchange_.exchange(fields, kVars);  // one message per neighbour for all four
+  }
+
+  // On the CUDA backend under MPI, with the default method: each pass updates the cells
+  // whose stencil reads no ghost of a face shared with another rank while the ghosts it
+  // needs travel (f's before pass 1, div u's before pass 2), then the faces, three cells
+  // thick. f_ arrives wrapped; its shared faces come here.
+  void plan_overlap() {
+    overlap_.reset();
+    if (backend_ != BackendKind::cuda || !exchange_.active() || !box_passes_supported(method_))
+      return;
+    if (const char* v = std::getenv("FLUXVIEW_MPI_OVERLAP"); v && std::string(v) == "0") return;
+    const auto& n = f_[0].layout().n;
+    overlap_ = parallel::overlap_boxes(box_, n, {kRadius, kRadius, kRadius},
+                                       {n[0] - kRadius, n[1] - kRadius, n[2] - kRadius});
+  }
+
+  void substep_overlapped(const SubstepArgs<T>& a) {
+    const auto in_box = [&](const parallel::CellBox& b) { return restrict_to_box(a, b.lo, b.hi); };
+    exchange_.fields_ready();
+    div_pass_cuda(in_box(overlap_->interior));
+    void* f[kVars] = {f_[0].data(), f_[1].data(), f_[2].data(), f_[3].data()};
+    exchange_.exchange(f, kVars);  // the host waits for MPI while pass 1 runs
+    for (const auto& b : overlap_->faces) div_pass_cuda(in_box(b));
+    T* div = div_.data();
+    fill_ghosts_cuda(&div, 1, a.layout);
+    exchange_.fields_ready();
+    rate_pass_cuda(in_box(overlap_->interior));
+    void* d[1] = {div};
+    exchange_.exchange(d, 1);
+    for (const auto& b : overlap_->faces) rate_pass_cuda(in_box(b));
   }
 
   ForceArgs<T> step_force(double h) {
@@ -274,7 +314,12 @@ class FdSolver final : public FdSolverBase {
       a.hook_context = this;
     }
     for (int s = 0; s < 3; ++s) {
-      if (s > 0) fill_ghosts(f_);  // reset() and the end of each step leave f_ filled
+      // reset() and the end of each step leave f_ filled (or, overlapping, wrapped, the
+      // faces shared with other ranks to come in the substep).
+      if (s > 0 && overlap_)
+        wrap_ghosts(f_);
+      else if (s > 0)
+        fill_ghosts(f_);
       for (int v = 0; v < kVars; ++v) {
         a.in[v] = f_[v].data();
         a.out[v] = g_[v].data();
@@ -284,13 +329,20 @@ class FdSolver final : public FdSolverBase {
       a.beta = T(kRkBeta[s]);
       a.first = s == 0;
       a.last = s == 2;
-      if (backend_ == BackendKind::cuda)
+      if (overlap_)
+        substep_overlapped(a);
+      else if (backend_ == BackendKind::cuda)
         substep_cuda(method_, a);
       else
         substep_cpu(form_, a);
       for (int v = 0; v < kVars; ++v) std::swap(f_[v], g_[v]);
     }
-    fill_ghosts(f_);
+    if (overlap_) {
+      wrap_ghosts(f_);
+      ghosts_stale_ = true;  // the next substep (or synchronize()) brings them
+    } else {
+      fill_ghosts(f_);
+    }
     time_ += h;
     ++step_;
     update_dt();
@@ -414,7 +466,9 @@ class FdSolver final : public FdSolverBase {
   ForcingShell shell_;
   ForcingDraw last_draw_;
   Field<T> f_[kVars], g_[kVars], w_[kVars], div_;
-  parallel::GhostExchange exchange_;  // f_, g_ and div_ share one layout
+  parallel::GhostExchange exchange_;               // f_, g_ and div_ share one layout
+  std::optional<parallel::OverlapBoxes> overlap_;  // CUDA under MPI, default method
+  bool ghosts_stale_ = false;  // f_'s faces shared with other ranks, when overlapping
 };
 
 }  // namespace

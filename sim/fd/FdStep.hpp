@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 // One RK3 substep of the fd family as the backends implement it. FdSolver owns the
 // fields and swaps `in` and `out` after each substep; these functions only move data and
 // loop, the formulas are in FdStencil.hpp.
@@ -94,5 +95,28 @@ template <class T>
 FlowSums flow_sums_cuda(const T* const* f, const FieldLayout& l);
 template <class T>
 double max_u2_cuda(const T* const* f, const FieldLayout& l);
+
+// The two passes of the default CUDA method ("fast") one at a time, over the box that
+// a.layout describes, with no ghosts filled in between: what the solver needs to update
+// interior and face boxes apart while ghosts travel under MPI (the per-cell arithmetic
+// is the whole-box launch's, so the result is bit-identical). `box_passes_supported`
+// says whether a method is computed by exactly these two passes.
+bool box_passes_supported(Method m);
+template <class T>
+void div_pass_cuda(const SubstepArgs<T>& a);
+template <class T>
+void rate_pass_cuda(const SubstepArgs<T>& a);
+// The same arguments restricted to the cells [lo, hi) of the interior: the layout's
+// origin moves to lo and its extent shrinks (strides stay, so neighbours outside the box
+// are read as before) and the forcing's global offset moves with it.
+template <class T>
+SubstepArgs<T> restrict_to_box(SubstepArgs<T> a, std::array<int, 3> lo, std::array<int, 3> hi) {
+  a.layout.origin = a.layout.index(lo[0], lo[1], lo[2]);
+  for (int d = 0; d < 3; ++d) {
+    a.layout.n[d] = hi[d] - lo[d];
+    a.force.offset[d] += lo[d];
+  }
+  return a;
+}
 
 }  // namespace fluxview::fd

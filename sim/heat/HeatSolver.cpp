@@ -13,6 +13,7 @@
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/Field.hpp"
 #include "sim/core/GhostExchange.hpp"
+#include "sim/core/OverlapBoxes.hpp"
 #include "sim/core/Parallel.hpp"
 #include "sim/core/Reduce.hpp"
 #include "sim/heat/HeatSolver.hpp"
@@ -167,43 +168,18 @@ class HeatSolver final : public Solver {
   // On the CUDA backend under MPI the exchange of T^n overlaps the update of the cells
   // that do not read ghosts: the interior box goes first, then the faces next to other
   // ranks once their ghosts have arrived. Faces are one point thick along y and z and
-  // one 128-byte row segment along x (rows of the fast kernel start 16-byte aligned).
-  // Boxes too small for that take the plain order: exchange, then the whole update.
+  // one 128-byte row segment along x (rows of the fast kernel start 16-byte aligned, and
+  // the high x face starts on such a row segment). Boxes too small for that take the
+  // plain order: exchange, then the whole update.
   void plan_overlap() {
-    shells_.clear();
-    overlap_ = false;
+    overlap_.reset();
     if (backend_ != BackendKind::cuda || !exchange_.active()) return;
     // FLUXVIEW_MPI_OVERLAP=0 keeps the plain order, to measure what the overlap gains.
     if (const char* v = std::getenv("FLUXVIEW_MPI_OVERLAP"); v && std::string(v) == "0") return;
     const auto& n = cur_.layout().n;
-    std::array<int, 3> lo{0, 0, 0}, hi = n;
-    for (int a = 0; a < 3; ++a) {
-      if (box_.dims[a] == 1) continue;
-      if (a == 0) {
-        const int w = kRowAlignBytes / int(sizeof(T));
-        lo[0] = w;
-        hi[0] = (n[0] - 1) / w * w;  // an aligned start for the high face
-      } else {
-        lo[a] = 1;
-        hi[a] = n[a] - 1;
-      }
-      if (hi[a] <= lo[a]) return;
-    }
-    interior_ = {lo, hi};
-    // The rest of the box as disjoint slabs: z faces over everything, y faces inside
-    // the z range, x faces inside both.
-    std::array<int, 3> from{0, 0, 0}, to = n;
-    for (int a = 2; a >= 0; --a) {
-      if (box_.dims[a] == 1) continue;
-      Box low{from, to}, high{from, to};
-      low.hi[a] = lo[a];
-      high.lo[a] = hi[a];
-      shells_.push_back(low);
-      shells_.push_back(high);
-      from[a] = lo[a];
-      to[a] = hi[a];
-    }
-    overlap_ = true;
+    const int w = kRowAlignBytes / int(sizeof(T));
+    overlap_ =
+        parallel::overlap_boxes(box_, n, {w, 1, 1}, {(n[0] - 1) / w * w, n[1] - 1, n[2] - 1});
   }
 
   void step_by(double h) override {
@@ -217,9 +193,9 @@ class HeatSolver final : public Solver {
     if (backend_ == BackendKind::cuda) {
       if (ghosts_stale_ && overlap_) {
         exchange_.fields_ready();
-        step_box(a, interior_);
+        step_box(a, overlap_->interior);
         exchange();  // the host waits for MPI while the interior kernel runs
-        for (const Box& b : shells_) step_box(a, b);
+        for (const auto& b : overlap_->faces) step_box(a, b);
       } else {
         if (ghosts_stale_) exchange();
         step_cuda(kernel_, a);
@@ -303,10 +279,7 @@ class HeatSolver final : public Solver {
     }
   }
 
-  struct Box {
-    std::array<int, 3> lo, hi;
-  };
-  void step_box(HeatStepArgs<T> a, const Box& b) {
+  void step_box(HeatStepArgs<T> a, const parallel::CellBox& b) {
     a.lo = b.lo;
     a.hi = b.hi;
     step_cuda(kernel_, a);
@@ -316,10 +289,8 @@ class HeatSolver final : public Solver {
   ParamSet params_;
   parallel::LocalBox box_;
   parallel::GhostExchange exchange_;
-  bool ghosts_stale_ = false;  // cur_'s ghosts at faces shared with other ranks
-  bool overlap_ = false;
-  Box interior_{};
-  std::vector<Box> shells_;
+  bool ghosts_stale_ = false;                      // cur_'s ghosts at faces shared with other ranks
+  std::optional<parallel::OverlapBoxes> overlap_;  // CUDA under MPI, where the box allows
   Grid grid_;
   Field<T> cur_, next_;
   double alpha_ = 0, dt_ = 0, time_ = 0;

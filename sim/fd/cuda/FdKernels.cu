@@ -282,12 +282,9 @@ void launch_direct(Formulation f, const SubstepArgs<T>& a, dim3 block = dim3(32,
 
 template <class T>
 void launch_div(const SubstepArgs<T>& a) {
-  const FieldLayout& l = a.layout;
-  const dim3 block(32, 4, 2);
-  div_kernel<T><<<dim3((l.n[0] + 31) / 32, (l.n[1] + 3) / 4, (l.n[2] + 1) / 2), block>>>(a);
-  FLUXVIEW_CUDA_LAUNCH_CHECK();
+  div_pass_cuda(a);
   T* d = a.div;
-  fill_ghosts_cuda(&d, 1, l);
+  fill_ghosts_cuda(&d, 1, a.layout);
   if (a.div_ghost_hook) a.div_ghost_hook(a.hook_context, d);
 }
 
@@ -459,6 +456,26 @@ void substep_cuda(Method m, const SubstepArgs<T>& a) {
   }
 }
 
+bool box_passes_supported(Method m) {
+  return m == Method::fast && fast_variant() == 0;
+}
+
+template <class T>
+void div_pass_cuda(const SubstepArgs<T>& a) {
+  const FieldLayout& l = a.layout;
+  if (l.n[0] < 1 || l.n[1] < 1 || l.n[2] < 1) return;
+  div_kernel<T>
+      <<<dim3((l.n[0] + 31) / 32, (l.n[1] + 3) / 4, (l.n[2] + 1) / 2), dim3(32, 4, 2)>>>(a);
+  FLUXVIEW_CUDA_LAUNCH_CHECK();
+}
+
+template <class T>
+void rate_pass_cuda(const SubstepArgs<T>& a) {
+  const FieldLayout& l = a.layout;
+  if (l.n[0] < 1 || l.n[1] < 1 || l.n[2] < 1) return;
+  launch_direct(Formulation::m19, a);  // what "fast" runs as its second pass
+}
+
 template <class T>
 FlowSums flow_sums_cuda(const T* const* f, const FieldLayout& l) {
   return reduce<T, true>(f, l);
@@ -473,6 +490,8 @@ double max_u2_cuda(const T* const* f, const FieldLayout& l) {
 #define FLUXVIEW_FD_INSTANTIATE(T)                                          \
   template void fill_ghosts_cuda<T>(T* const*, int, const FieldLayout&);    \
   template void substep_cuda<T>(Method, const SubstepArgs<T>&);             \
+  template void div_pass_cuda<T>(const SubstepArgs<T>&);                    \
+  template void rate_pass_cuda<T>(const SubstepArgs<T>&);                   \
   template FlowSums flow_sums_cuda<T>(const T* const*, const FieldLayout&); \
   template double max_u2_cuda<T>(const T* const*, const FieldLayout&);
 FLUXVIEW_FD_INSTANTIATE(float)
