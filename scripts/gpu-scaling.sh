@@ -55,7 +55,8 @@ for np in $counts; do
   for i in 0 1; do
     name=${families[$i]%%|*}
     [[ " $only " == *" $name "* ]] || continue
-    bench "$name-strong-no-overlap" "$np" "FLUXVIEW_MPI_OVERLAP=0" ${families[$i]#*|} --set grid.n=512
+    bench "$name-strong-overlap-$([ $i = 0 ] && echo off || echo on)" "$np" \
+      "FLUXVIEW_MPI_OVERLAP=$([ $i = 0 ] && echo 0 || echo 1)" ${families[$i]#*|} --set grid.n=512
   done
 done
 python3 - "$log" <<'PY'

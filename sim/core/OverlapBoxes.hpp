@@ -4,6 +4,8 @@
 // while the ghosts travel), and disjoint slabs covering the rest (updated once they have
 // arrived). Every cell is in exactly one box, so the result does not depend on the cut.
 #include <array>
+#include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -19,6 +21,14 @@ struct OverlapBoxes {
   CellBox interior;
   std::vector<CellBox> faces;  // z slabs over everything, y slabs inside, x slabs inside both
 };
+
+// Whether a family overlaps: its measured default (docs/performance.md), unless
+// FLUXVIEW_MPI_OVERLAP=0 or =1 says otherwise (to compare the two).
+inline bool overlap_wanted(bool family_default) {
+  const char* v = std::getenv("FLUXVIEW_MPI_OVERLAP");
+  if (!v || !*v) return family_default;
+  return std::strcmp(v, "0") != 0;
+}
 
 // `lo` and `hi` bound the interior box along the axes split over ranks (box.dims > 1);
 // the other axes are taken whole. Empty (no overlap) where a split axis leaves no

@@ -237,12 +237,14 @@ class FdSolver final : public FdSolverBase {
   // On the CUDA backend under MPI, with the default method: each pass updates the cells
   // whose stencil reads no ghost of a face shared with another rank while the ghosts it
   // needs travel (f's before pass 1, div u's before pass 2), then the faces, three cells
-  // thick. f_ arrives wrapped; its shared faces come here.
+  // thick. f_ arrives wrapped; its shared faces come here. Off unless
+  // FLUXVIEW_MPI_OVERLAP=1: on 2 and 4 H200s at 512^3 it gained nothing (the exchange is
+  // a few per cent of a 25 ms step, and the thin face launches cost about as much).
   void plan_overlap() {
     overlap_.reset();
-    if (backend_ != BackendKind::cuda || !exchange_.active() || !box_passes_supported(method_))
+    if (backend_ != BackendKind::cuda || !exchange_.active() || !box_passes_supported(method_) ||
+        !parallel::overlap_wanted(false))
       return;
-    if (const char* v = std::getenv("FLUXVIEW_MPI_OVERLAP"); v && std::string(v) == "0") return;
     const auto& n = f_[0].layout().n;
     overlap_ = parallel::overlap_boxes(box_, n, {kRadius, kRadius, kRadius},
                                        {n[0] - kRadius, n[1] - kRadius, n[2] - kRadius});
