@@ -104,7 +104,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"heat/hot-wall --set heat.dt=10", "heat.dt = 10 s is unstable"},
         BadInput{"heat/hot-wall --set heat.alpha", "is not of the form key=value"},
         BadInput{"heat/hot-wall --precision half",
-                 "--precision half: unknown precision; allowed: float, double"}));
+                 "--precision half: unknown precision; allowed: float, double"},
+        BadInput{"heat/hot-wall --mpi-dims 2,x,1",
+                 "--mpi-dims 2,x,1: expected three positive rank counts X,Y,Z"},
+        BadInput{"heat/hot-wall --mpi-dims 2,1,1",
+                 "--mpi-dims 2,1,1 makes 2 ranks but the run has 1"}));
 
 TEST(Cli, UnwritableOutputIsRefusedBeforeRunning) {
   const fs::path file = fresh_dir("file");
