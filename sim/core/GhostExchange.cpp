@@ -342,8 +342,10 @@ void GhostExchange::exchange(void* const* fields, int nfields) {
   }
 }
 
-void GhostExchange::exchange_axis_host(int a, void* const* fields, int nfields) {
 #ifdef FLUXVIEW_HAVE_MPI
+// The exchanges of one axis talk to MPI; without it no axis is split (one rank), so they
+// are never called.
+void GhostExchange::exchange_axis_host(int a, void* const* fields, int nfields) {
   const std::size_t fb = slab_bytes(a);
   const int g = layout_.ghost_along(a), n = layout_.n[a];
   unsigned char* send = host_send_.data() + send_off_[a];
@@ -364,11 +366,6 @@ void GhostExchange::exchange_axis_host(int a, void* const* fields, int nfields) 
       copy_box_host<false>(static_cast<unsigned char*>(fields[f]), layout_, lo, hi,
                            host_recv_.data() + d * recv_stride_ + f * fb);
   }
-#else
-  (void)a;
-  (void)fields;
-  (void)nfields;
-#endif
 }
 
 void GhostExchange::pack_device(int a, void* const* fields, int nfields) {
@@ -396,7 +393,6 @@ void GhostExchange::unpack_device(int a, void* const* fields, int nfields) {
 }
 
 void GhostExchange::exchange_axis_device(int a, void* const* fields, int nfields) {
-#ifdef FLUXVIEW_HAVE_MPI
   const std::size_t bytes = bytes_[a], span = stride_[a] + bytes;  // both slots
   pack_device(a, fields, nfields);
   auto* send = static_cast<unsigned char*>(dev_send_) + send_off_[a];
@@ -414,11 +410,6 @@ void GhostExchange::exchange_axis_device(int a, void* const* fields, int nfields
          {low_[a], high_[a]}, {high_[a], low_[a]});
   }
   unpack_device(a, fields, nfields);
-#else
-  (void)a;
-  (void)fields;
-  (void)nfields;
-#endif
 }
 
 // Ranks on one node: each pulls its neighbours' packed slabs device to device (peer
@@ -426,7 +417,6 @@ void GhostExchange::exchange_axis_device(int a, void* const* fields, int nfields
 // is packed; "pulled" says it has been copied, so the sender may pack that axis again
 // (collected at the next exchange of the axis, by when it has long arrived).
 void GhostExchange::exchange_axis_ipc(int a, void* const* fields, int nfields) {
-#ifdef FLUXVIEW_HAVE_MPI
   const std::array<int, 2> to{low_[a], high_[a]}, from{high_[a], low_[a]};
   for (int d = 0; d < 2; ++d)
     if (pull_pending_[a][d]) {
@@ -452,11 +442,12 @@ void GhostExchange::exchange_axis_ipc(int a, void* const* fields, int nfields) {
       MPI_Send(nullptr, 0, MPI_BYTE, from[d], tag(kTagPulled, a, d), MPI_COMM_WORLD);
   for (int d = 0; d < 2; ++d) pull_pending_[a][d] = to[d] >= 0;
   unpack_device(a, fields, nfields);
-#else
-  (void)a;
-  (void)fields;
-  (void)nfields;
-#endif
 }
+
+#else
+void GhostExchange::exchange_axis_host(int, void* const*, int) {}
+void GhostExchange::exchange_axis_device(int, void* const*, int) {}
+void GhostExchange::exchange_axis_ipc(int, void* const*, int) {}
+#endif
 
 }  // namespace fluxview::parallel
