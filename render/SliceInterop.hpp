@@ -59,6 +59,11 @@ bool cuda_device_uuid(unsigned char uuid[16], std::string* why);
 // Sets every byte of the shared memory to `byte` and waits: the check at import that
 // GL reads what CUDA writes.
 void fill_shared_memory(void* handle, unsigned char byte);
+// Copies `bytes` from `offset` of the shared memory to the host through CUDA. GL's own
+// read-back of the imported buffer (glGetNamedBufferSubData) was seen to return stale
+// contents on an H100 while the GPU's reads (a shader, a copy) saw CUDA's writes, so
+// values on the host come from CUDA.
+void read_shared_memory(void* handle, std::size_t offset, std::size_t bytes, void* out);
 // Writes slice i of the field as floats (u fastest) at the start of shared memory i,
 // i < count, on the stream slices go on, and returns once the kernels are done. That
 // host wait orders CUDA's writes before GL's reads: GL cannot wait for a CUDA event

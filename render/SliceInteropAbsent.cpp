@@ -43,6 +43,9 @@ bool cuda_device_uuid(unsigned char*, std::string* why) {
 void fill_shared_memory(void*, unsigned char) {
   throw std::runtime_error("shared slice memory: this fluxview was built without CUDA");
 }
+void read_shared_memory(void*, std::size_t, std::size_t, void*) {
+  throw std::runtime_error("shared slice memory: this fluxview was built without CUDA");
+}
 void write_slices_shared(void* const*, const FieldView&, const SliceSpec*, int) {
   throw std::runtime_error("shared slice memory: this fluxview was built without CUDA");
 }

@@ -160,7 +160,7 @@ void SliceRenderer::resolve_range(double field_min, double field_max, const View
 }
 
 void SliceRenderer::draw_quad(const std::array<std::array<float, 3>, 4>& c, const Mat4& mvp,
-                              GLuint values, bool ramp) {
+                              SliceTexture* values, bool ramp) {
   // Corners in the order (0,0) (1,0) (1,1) (0,1) of the texture.
   const float uv[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
   const int order[6] = {0, 1, 2, 0, 2, 3};
@@ -183,9 +183,18 @@ void SliceRenderer::draw_quad(const std::array<std::array<float, 3>, 4>& c, cons
   glUniform1i(slice_program_->uniform("ramp"), ramp);
   glUniform1i(slice_program_->uniform("values"), 0);
   glUniform1i(slice_program_->uniform("colormap"), 1);
-  glBindTextureUnit(0, values);
+  glUniform1i(slice_program_->uniform("values_buffer"), 2);
+  // After a shared-memory update the values are read where CUDA wrote them.
+  const GLuint buffer = values ? values->buffer_view() : 0;
+  glUniform1i(slice_program_->uniform("from_buffer"), buffer != 0);
+  if (values) {
+    glUniform2i(slice_program_->uniform("size"), values->width(), values->height());
+    glBindTextureUnit(0, values->texture());
+  }
+  glBindTextureUnit(2, buffer);
   glBindVertexArray(vao_);
   glDrawArrays(GL_TRIANGLES, 0, 6);
+  if (values) values->note_gl_read();
 }
 
 void SliceRenderer::draw_rects(const std::vector<Rect>& rects, const Mat4& mvp,
@@ -230,7 +239,7 @@ void SliceRenderer::draw_colorbar(int w, int h, const Rect& bar) {
               {bar.x + bar.w, bar.y, 0},
               {bar.x + bar.w, bar.y + bar.h, 0},
               {bar.x, bar.y + bar.h, 0}}},
-            pixels, slices_[0]->texture(), true);
+            pixels, nullptr, true);
   // Ticks and labels at the bottom, middle and top of the range.
   const float scale = std::max(2.0f, std::round(h / 240.0f));
   const double mid = log_ ? std::sqrt(lo_ * hi_) : 0.5 * (lo_ + hi_);
@@ -281,7 +290,7 @@ void SliceRenderer::draw(const ViewSettings& vs, int x, int y, int w, int h) {
     const Rect& r = slice_rect_;
     draw_quad(
         {{{r.x, r.y, 0}, {r.x + r.w, r.y, 0}, {r.x + r.w, r.y + r.h, 0}, {r.x, r.y + r.h, 0}}},
-        pixels, slices_[axis_2d_]->texture(), false);
+        pixels, slices_[axis_2d_].get(), false);
   } else {
     slice_rect_ = {};
     // The box scaled so that its longest side is 1, centred at the origin; z is up.
@@ -309,7 +318,7 @@ void SliceRenderer::draw(const ViewSettings& vs, int x, int y, int w, int h) {
         q[k][ax[0]] = -half[ax[0]] + 2 * half[ax[0]] * uv[k][0];
         q[k][ax[1]] = -half[ax[1]] + 2 * half[ax[1]] * uv[k][1];
       }
-      draw_quad(q, mvp, slices_[a]->texture(), false);
+      draw_quad(q, mvp, slices_[a].get(), false);
     }
     // The box's twelve edges.
     std::vector<float> edges;

@@ -62,8 +62,9 @@ class SliceRenderer {
   const SliceTexture& shown_texture() const;
 
  private:
-  void draw_quad(const std::array<std::array<float, 3>, 4>& corners, const Mat4& mvp, GLuint values,
-                 bool ramp);
+  // `values`: the slice drawn (nullptr for the colour bar, `ramp`).
+  void draw_quad(const std::array<std::array<float, 3>, 4>& corners, const Mat4& mvp,
+                 SliceTexture* values, bool ramp);
   void draw_rects(const std::vector<Rect>& rects, const Mat4& mvp, std::array<float, 4> tint);
   void draw_text(const std::string& text, float x, float y, float scale, const Mat4& mvp,
                  std::array<float, 4> tint);

@@ -5,7 +5,7 @@ namespace fluxview::render {
 
 // How a slice reaches its texture.
 enum class UploadPath {
-  automatic,  // device fields: interop, else host (FLUXVIEW_SLICE_PATH can pin one, shared too)
+  automatic,  // device fields: shared, else interop, else host (FLUXVIEW_SLICE_PATH can pin one)
   host,       // values copied on the host, uploaded through a pixel buffer object
   interop,    // a CUDA kernel writes the texture through a registered surface, mapped per update
   shared,     // a CUDA kernel writes memory that GL imported (GL_EXT_memory_object_fd); GL

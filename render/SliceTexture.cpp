@@ -216,9 +216,15 @@ bool SliceTexture::import_shared(std::string* why) {
   shared_ = m.handle;  // from here release_shared() undoes everything
   glCreateBuffers(1, &shared_buffer_);
   glNamedBufferStorageMemEXT(shared_buffer_, bytes, shared_memory_, 0);
+  // The shader reads the slice in place through a buffer texture: a GL copy into the 2D
+  // texture would cost more than the map it replaces (0.11 ms for 1024^2 floats on an
+  // H100, from any buffer: docs/performance.md).
+  glCreateTextures(GL_TEXTURE_BUFFER, 1, &shared_view_);
+  glTextureBufferRange(shared_view_, GL_R32F, shared_buffer_, 0,
+                       GLsizeiptr(std::size_t(size_[0]) * size_[1] * sizeof(float)));
   if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
     release_shared();
-    *why = "glNamedBufferStorageMemEXT: " + gl_error_text(e);
+    *why = "glNamedBufferStorageMemEXT / glTextureBufferRange: " + gl_error_text(e);
     return false;
   }
   // Once: does GL read what CUDA writes? A byte pattern set by CUDA, read back by GL at
@@ -232,9 +238,17 @@ bool SliceTexture::import_shared(std::string* why) {
     *why = e.what();
     return false;
   }
+  // Read by the GPU, as the shader will: a copy of both ends into a small GL buffer (GL's
+  // read-back of the imported buffer itself was seen to return stale contents).
+  GLuint probe = 0;
+  glCreateBuffers(1, &probe);
+  glNamedBufferStorage(probe, 8, nullptr, 0);
+  glCopyNamedBufferSubData(shared_buffer_, probe, 0, 0, 4);
+  glCopyNamedBufferSubData(shared_buffer_, probe, bytes - 4, 4, 4);
   unsigned char first[4] = {}, last[4] = {};
-  glGetNamedBufferSubData(shared_buffer_, 0, 4, first);
-  glGetNamedBufferSubData(shared_buffer_, bytes - 4, 4, last);
+  glGetNamedBufferSubData(probe, 0, 4, first);
+  glGetNamedBufferSubData(probe, 4, 4, last);
+  glDeleteBuffers(1, &probe);
   const GLenum e = glGetError();
   bool same = e == GL_NO_ERROR;
   for (int i = 0; i < 4; ++i) same = same && first[i] == pattern && last[i] == pattern;
@@ -264,6 +278,8 @@ bool SliceTexture::wait_shared_read() {
 void SliceTexture::release_shared() {
   if (!shared_ && !shared_memory_ && !shared_buffer_) return;
   wait_shared_read();  // even if it failed: the memory outlives GL's use (GL holds the import)
+  if (shared_view_) glDeleteTextures(1, &shared_view_);
+  shared_view_ = 0;
   if (shared_buffer_) glDeleteBuffers(1, &shared_buffer_);
   if (shared_memory_) glDeleteMemoryObjectsEXT(1, &shared_memory_);
   shared_buffer_ = shared_memory_ = 0;
@@ -279,18 +295,28 @@ void* SliceTexture::begin_shared_write() {
 }
 
 void SliceTexture::finish_shared_write() {
-  // The buffer holds w x h floats, rows packed: the default unpack state, set in full in
-  // case other code (a GUI toolkit) changed it.
-  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, shared_buffer_);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-  glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
-  glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
-  glTextureSubImage2D(texture_, 0, 0, 0, size_[0], size_[1], GL_RED, GL_FLOAT, nullptr);
-  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-  // Before CUDA writes the buffer again, begin_shared_write() waits for this.
-  shared_read_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  // Nothing to copy: the slice is read where CUDA wrote it (buffer_view()). Draws that
+  // read it are followed by note_gl_read(), whose fence the next write waits for.
   last_path_ = UploadPath::shared;
+}
+
+void SliceTexture::note_gl_read() {
+  if (last_path_ != UploadPath::shared) return;
+  if (shared_read_) glDeleteSync(shared_read_);  // the newer fence covers the older read
+  shared_read_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+}
+
+std::vector<float> SliceTexture::read_values() const {
+  std::vector<float> out(static_cast<std::size_t>(size_[0]) * size_[1]);
+  if (last_path_ == UploadPath::shared) {
+    interop::read_shared_memory(shared_, 0, out.size() * sizeof(float), out.data());
+  } else {
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glGetTextureImage(texture_, 0, GL_RED, GL_FLOAT, GLsizei(out.size() * sizeof(float)),
+                      out.data());
+  }
+  return out;
 }
 
 UploadPath SliceTexture::device_path(const FieldView& v, SliceSpec s, UploadPath path) {
@@ -298,12 +324,14 @@ UploadPath SliceTexture::device_path(const FieldView& v, SliceSpec s, UploadPath
   const auto ax = slice_axes(s.axis);
   ensure_size(v.layout.n[ax[0]], v.layout.n[ax[1]]);
   if (v.where != Location::device || path == UploadPath::host) return UploadPath::host;
-  // The automatic choice is the mapped texture: measured on an H100 (docs/performance.md)
-  // the shared-memory path is exact but slower (0.43 against 0.335 ms for 1024^2, and its
-  // cost grows with the slice), and one of render_bench's set-ups once failed its
-  // read-back check. It stays available with FLUXVIEW_SLICE_PATH=shared.
+  // Shared memory first: no map per update (0.015 against 0.333 ms for 1024^2 on an
+  // H100, docs/performance.md). Its import is checked (the GPU must read what CUDA
+  // wrote); where the check fails the mapped texture takes over, and the reason is kept.
   const bool automatic = path == UploadPath::automatic;
-  if (path == UploadPath::shared && ensure_shared()) return UploadPath::shared;
+  if (automatic || path == UploadPath::shared) {
+    if (ensure_shared()) return UploadPath::shared;
+    if (automatic) log_once("slices use the mapped texture; shared memory: " + shared_note_);
+  }
   if (automatic || path == UploadPath::interop) {
     if (ensure_registered()) return UploadPath::interop;
     if (automatic) log_once("slices go through the host: " + note_);
@@ -384,6 +412,11 @@ void SliceTexture::upload(const float* values, int w, int h) {
 float SliceTexture::value_at(int u, int v) const {
   if (!texture_ || u < 0 || v < 0 || u >= size_[0] || v >= size_[1]) return 0.0f;
   float value = 0;
+  if (last_path_ == UploadPath::shared) {
+    interop::read_shared_memory(shared_, (std::size_t(v) * size_[0] + u) * sizeof value,
+                                sizeof value, &value);
+    return value;
+  }
   glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
   glGetTextureSubImage(texture_, 0, u, v, 0, 1, 1, 1, GL_RED, GL_FLOAT, sizeof value, &value);
   return value;

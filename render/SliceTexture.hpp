@@ -56,6 +56,15 @@ class SliceTexture {
   void* interop_registration(const FieldView& v, SliceSpec slice, UploadPath path);
 
   GLuint texture() const { return texture_; }
+  // Where the slice's values are to be read: the 2D texture, or, after a shared-memory
+  // update, a buffer texture (GL_R32F texels, u fastest) over the memory CUDA wrote,
+  // read in place by the slice shader. 0 when the 2D texture holds them.
+  GLuint buffer_view() const { return last_path_ == UploadPath::shared ? shared_view_ : 0; }
+  // After GL commands that read buffer_view(): the next shared-memory write waits until
+  // they are done.
+  void note_gl_read();
+  // Every texel, u fastest, from wherever the values are.
+  std::vector<float> read_values() const;
   int width() const { return size_[0]; }
   int height() const { return size_[1]; }
   // The path the last update took, and why the preferred device paths were not used
@@ -92,7 +101,8 @@ class SliceTexture {
   void* shared_ = nullptr;
   GLuint shared_memory_ = 0;
   GLuint shared_buffer_ = 0;
-  GLsync shared_read_ = nullptr;  // signalled when GL's last copy from the buffer is done
+  GLuint shared_view_ = 0;        // buffer texture over shared_buffer_
+  GLsync shared_read_ = nullptr;  // signalled when the last draw that read the buffer is done
   bool shared_failed_ = false;
   std::string shared_note_;  // why shared memory could not be had
   std::string note_;         // the notes above, for interop_note()

@@ -4,6 +4,12 @@
 // bar and the slice can never disagree.
 in vec2 v_uv;
 uniform sampler2D values;    // R32F slice, nearest filtering: one texel per cell
+// The shared-memory path (SliceTexture): the slice read in place from the memory CUDA
+// wrote, as a buffer of size.x * size.y floats, u fastest; texel (i, j) is taken as the
+// nearest filter would take it from the 2D texture, so both give the same picture.
+uniform samplerBuffer values_buffer;
+uniform bool from_buffer;
+uniform ivec2 size;
 uniform sampler2D colormap;  // 256 x 1 RGBA8
 uniform float lo;
 uniform float hi;
@@ -25,7 +31,13 @@ void main() {
   if (ramp) {
     t = v_uv.y;
   } else {
-    float v = texture(values, v_uv).r;
+    float v;
+    if (from_buffer) {
+      ivec2 p = clamp(ivec2(floor(v_uv * vec2(size))), ivec2(0), size - 1);
+      v = texelFetch(values_buffer, p.y * size.x + p.x).r;
+    } else {
+      v = texture(values, v_uv).r;
+    }
     if (isnan(v) || isinf(v)) {  // a blown-up cell is shown, never hidden
       colour = vec4(1.0, 0.0, 1.0, 1.0);
       return;

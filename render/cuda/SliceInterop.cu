@@ -445,6 +445,13 @@ void fill_shared_memory(void* handle, unsigned char byte) {
   FLUXVIEW_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
+void read_shared_memory(void* handle, std::size_t offset, std::size_t bytes, void* out) {
+  auto* a = static_cast<SharedAllocation*>(handle);
+  if (offset + bytes > a->size) throw std::out_of_range("read_shared_memory: past the end");
+  FLUXVIEW_CUDA_CHECK(
+      cudaMemcpy(out, reinterpret_cast<const char*>(a->ptr) + offset, bytes, cudaMemcpyDefault));
+}
+
 void write_slices_shared(void* const* handles, const FieldView& v, const SliceSpec* slices,
                          int count) {
   if (count < 1 || count > 3) throw std::invalid_argument("write_slices_shared: 1 to 3 slices");

@@ -54,12 +54,7 @@ TEST(Interop, SameImageAsTheHostUploadPath) {
 namespace {
 
 std::vector<float> texels(const SliceTexture& t) {
-  std::vector<float> out(std::size_t(t.width()) * t.height());
-  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-  glPixelStorei(GL_PACK_ALIGNMENT, 4);
-  glGetTextureImage(t.texture(), 0, GL_RED, GL_FLOAT, GLsizei(out.size() * sizeof(float)),
-                    out.data());
-  return out;
+  return t.read_values();
 }
 
 // Where the two differ first, or an empty string where they are equal bit for bit.

@@ -123,8 +123,9 @@ void slice_bench(int n) {
           "\"unmap_ms\": %.4f}\n",
           n, t.map_ms, t.kernel_ms, t.unmap_ms);
       // Where the shared-memory time goes, each phase waited for: the wait for GL's
-      // previous copy (its fence), the kernel with the host wait for it, GL's copy into
-      // the texture (with a glFinish).
+      // last read (its fence), the kernel with the host wait for it, and finishing the
+      // update on the GL side (nothing to copy: the shader reads the buffer in place),
+      // with a glFinish.
       if (shared_path_available(v)) {
         SliceTexture st;
         st.device_path(v, {2, 0}, UploadPath::shared);
@@ -145,7 +146,7 @@ void slice_bench(int n) {
         }
         std::printf(
             "{\"what\": \"shared_phases\", \"n\": %d, \"fence_wait_ms\": %.4f, "
-            "\"kernel_and_host_wait_ms\": %.4f, \"gl_copy_finished_ms\": %.4f}\n",
+            "\"kernel_and_host_wait_ms\": %.4f, \"gl_finish_ms\": %.4f}\n",
             n, fence_ms / reps, write_ms / reps, copy_ms / reps);
       }
       // The pixel-buffer variant: a registered GL buffer, then a GL copy into the texture.
