@@ -282,7 +282,13 @@ void GuiApp::read_state() {
   const std::string vj = render::to_json(view_).dump();
   if (needs_upload_ || vj != last_view_json_ || s.step() != drawn_step_) {
     try {
+      const auto u0 = std::chrono::steady_clock::now();
       renderer_->update(s, view_);
+      // Host time of the update (slice kernels or copies, the map or the wait for the
+      // kernels), smoothed: what the Diagnostics panel shows as the slice cost.
+      const double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - u0).count();
+      update_ms_ = update_ms_ > 0 ? 0.9 * update_ms_ + 0.1 * ms : ms;
     } catch (const std::exception& e) {
       session_.message = e.what();
       view_.field.clear();
@@ -611,8 +617,8 @@ void GuiApp::diagnostics_section() {
               session_.cell_updates_per_second);
   // How slices reach their textures, and why not by the preferred path where they do not.
   const render::SliceTexture& shown = renderer_->shown_texture();
-  ImGui::Text("slices: %s%s", render::upload_path_name(shown.last_path()),
-              shown.interop_note().empty() ? "" : " (?)");
+  ImGui::Text("slices: %s, %.3f ms an update%s", render::upload_path_name(shown.last_path()),
+              update_ms_, shown.interop_note().empty() ? "" : " (?)");
   if (!shown.interop_note().empty()) help_marker(shown.interop_note());
   for (const auto& [name, series] : session_.history) {
     if (series.values.empty()) continue;

@@ -64,6 +64,7 @@ class GuiApp {
   std::string status_;  // the last output action, shown under the output section
   // Frame timing.
   double fps_ = 0, frame_ms_ = 0;
+  double update_ms_ = 0;  // slice update (renderer_->update), smoothed
   std::string last_view_json_;
   std::int64_t drawn_step_ = -1;
   bool needs_upload_ = true;
