@@ -18,16 +18,22 @@
 using namespace fluxview;
 using namespace fluxview::render;
 
+// The state both tests draw: heat/hot-spot, 48^3, 40 steps on the CUDA backend.
+static std::unique_ptr<Solver> hot_spot_on_cuda(Precision prec) {
+  const Scenario s = load_scenario("heat/hot-spot", {"grid.n=48"});
+  auto solver = find_family(s.solver).create(BackendKind::cuda, prec);
+  solver->reset(s.params);
+  solver->advance(40);
+  solver->synchronize();
+  return solver;
+}
+
 TEST(Interop, SameImageAsTheHostUploadPath) {
   if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda::no_device_reason();
   OffscreenRenderer off(640, 480);
   std::cout << "context: " << off.context().description() << "\n";
   for (Precision prec : {Precision::f64, Precision::f32}) {
-    const Scenario s = load_scenario("heat/hot-spot", {"grid.n=48"});
-    auto solver = find_family(s.solver).create(BackendKind::cuda, prec);
-    solver->reset(s.params);
-    solver->advance(40);
-    solver->synchronize();
+    auto solver = hot_spot_on_cuda(prec);
     for (ViewMode mode : {ViewMode::slice2d, ViewMode::slices3d}) {
       ViewSettings vs;
       vs.mode = mode;
@@ -81,11 +87,7 @@ TEST(Interop, SharedMemoryTexelsEqualTheHostUpload) {
     if (!epoxy_has_gl_extension(ext))
       GTEST_SKIP() << ext << " is not offered by " << off.context().description();
   for (Precision prec : {Precision::f64, Precision::f32}) {
-    const Scenario s = load_scenario("heat/hot-spot", {"grid.n=48"});
-    auto solver = find_family(s.solver).create(BackendKind::cuda, prec);
-    solver->reset(s.params);
-    solver->advance(40);
-    solver->synchronize();
+    auto solver = hot_spot_on_cuda(prec);
     for (int axis = 0; axis < 3; ++axis) {
       const SliceSpec slice{axis, 20 + axis};
       SliceTexture via_host, via_shared;
