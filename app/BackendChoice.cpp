@@ -37,6 +37,9 @@ Precision choose_precision(const std::string& asked) {
 }
 
 std::array<int, 3> parse_mpi_dims(const std::string& text) {
+  const ConfigError bad("--mpi-dims " + text +
+                        ": expected three positive rank counts X,Y,Z (e.g. 1,2,2) whose product "
+                        "is the number of MPI ranks");
   std::array<int, 3> d{0, 0, 0};
   std::istringstream in(text);
   std::string part;
@@ -49,16 +52,10 @@ std::array<int, 3> parse_mpi_dims(const std::string& text) {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (count >= 3 || used != part.size() || part.empty() || v < 1 || v > 65536)
-      throw ConfigError("--mpi-dims " + text +
-                        ": expected three positive rank counts X,Y,Z (e.g. 1,2,2) whose "
-                        "product is the number of MPI ranks");
+    if (count >= 3 || used != part.size() || part.empty() || v < 1 || v > 65536) throw bad;
     d[count++] = int(v);
   }
-  if (count != 3)
-    throw ConfigError("--mpi-dims " + text +
-                      ": expected three positive rank counts X,Y,Z (e.g. 1,2,2) whose product is "
-                      "the number of MPI ranks");
+  if (count != 3) throw bad;
   return d;
 }
 

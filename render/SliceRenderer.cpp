@@ -108,7 +108,6 @@ void SliceRenderer::update(const Solver& s, const ViewSettings& vs, UploadPath p
     for (int i = 0; i < count; ++i) memory[i] = slices_[axes[i]]->begin_shared_write();
     interop::write_slices_shared(memory, v, specs, count);
     for (int i = 0; i < count; ++i) slices_[axes[i]]->finish_shared_write();
-    glFlush();  // start the copies now, so that the next update finds them done
   } else if (all(UploadPath::interop)) {
     void* regs[3];
     for (int i = 0; i < count; ++i) regs[i] = slices_[axes[i]]->registration();

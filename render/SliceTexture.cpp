@@ -273,7 +273,7 @@ bool SliceTexture::wait_shared_read() {
   return r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
 }
 
-// GL first (wait for its last copy, delete the buffer and the memory object), then
+// GL first (wait for its last read, delete the views, buffer and memory object), then
 // CUDA: unmap, free the address range, release the memory.
 void SliceTexture::release_shared() {
   if (!shared_ && !shared_memory_ && !shared_buffer_) return;
@@ -359,7 +359,6 @@ void SliceTexture::update(const FieldView& v, SliceSpec s, UploadPath path) {
       void* memory = begin_shared_write();
       interop::write_slices_shared(&memory, v, &s, 1);
       finish_shared_write();
-      glFlush();  // start the copy now, so that the next update finds it done
       return;
     }
     case UploadPath::interop:

@@ -14,8 +14,8 @@ namespace fluxview::render {
 // CUDA solver, in order of preference:
 //  - shared memory (UploadPath::shared): CUDA allocates device memory exportable as a
 //    file descriptor, GL imports it as a buffer (GL_EXT_memory_object_fd); per update a
-//    kernel writes the slice there, the host waits for it, and GL copies the buffer
-//    into the texture. Nothing is mapped per update.
+//    kernel writes the slice there and the host waits for it; the slice shader reads
+//    the buffer in place (buffer_view()). Nothing is mapped or copied per update.
 //  - the mapped texture (UploadPath::interop): the texture registered with
 //    cudaGraphicsGLRegisterImage once per size, mapped per update, and written by a
 //    kernel through a surface.
@@ -44,10 +44,9 @@ class SliceTexture {
   // interop: the registration for interop::write_slices; call note_interop_write() after.
   void* registration() const { return interop_; }
   void note_interop_write() { last_path_ = UploadPath::interop; }
-  // shared: waits until GL has finished reading the shared memory (the copy of the
-  // previous update) and returns it for interop::write_slices_shared. Once the slice is
-  // written, finish_shared_write() queues GL's copy into the texture; flush GL after
-  // the last one so that the copies start at once.
+  // shared: waits until GL has finished reading the shared memory (the draws since the
+  // previous update, note_gl_read()) and returns it for interop::write_slices_shared;
+  // finish_shared_write() after the slice is written.
   void* begin_shared_write();
   void finish_shared_write();
 
@@ -93,11 +92,10 @@ class SliceTexture {
   bool interop_failed_ = false;
   std::string map_note_;  // why the texture could not be registered
   // The shared-memory path: the CUDA allocation, GL's memory object imported from it
-  // and the buffer on that memory that the texture is filled from. One buffer and a
-  // fence, not two buffers used in turn: GL's copy is queued and flushed one update
-  // before the next kernel writes the buffer, so the wait for its fence normally finds
-  // it signalled already (a 4 MiB copy takes microseconds), while a second buffer would
-  // double the memory and still need a fence of its own before it is written again.
+  // and the buffer on that memory that the shader reads. One buffer and a fence, not two
+  // buffers used in turn: the draws that read it are done long before the next update
+  // (a frame later), so the wait for their fence normally finds it signalled already,
+  // while a second buffer would double the memory and still need a fence of its own.
   void* shared_ = nullptr;
   GLuint shared_memory_ = 0;
   GLuint shared_buffer_ = 0;

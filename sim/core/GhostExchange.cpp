@@ -287,19 +287,9 @@ void GhostExchange::share_send_buffer() {
   for (int a = 0; a < 3; ++a) {
     const std::array<int, 2> to{low_[a], high_[a]}, from{high_[a], low_[a]};
     Note out[2], in[2];
-    MPI_Request req[4];
-    int nreq = 0;
-    for (int d = 0; d < 2; ++d)
-      if (from[d] >= 0)
-        MPI_Irecv(&in[d], int(sizeof(Note)), MPI_BYTE, from[d], tag(kTagData, a, d), MPI_COMM_WORLD,
-                  &req[nreq++]);
-    for (int d = 0; d < 2; ++d)
-      if (to[d] >= 0) {
-        out[d] = {mine, send_off_[a] + d * stride_[a]};
-        MPI_Isend(&out[d], int(sizeof(Note)), MPI_BYTE, to[d], tag(kTagData, a, d), MPI_COMM_WORLD,
-                  &req[nreq++]);
-      }
-    MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+    for (int d = 0; d < 2; ++d) out[d] = {mine, send_off_[a] + d * stride_[a]};
+    post(a, reinterpret_cast<unsigned char*>(out), sizeof(Note),
+         reinterpret_cast<unsigned char*>(in), sizeof(Note), sizeof(Note), to, from);
     for (int d = 0; d < 2; ++d) {
       if (from[d] < 0) continue;
       if (!peer_send_.count(from[d])) peer_send_[from[d]] = cuda::ipc_open(in[d].handle);

@@ -152,9 +152,6 @@ void set_requested_dims(std::array<int, 3> dims) {
                       (g_size == 1 ? " (start it with mpirun -np N)" : ""));
   g_requested_dims = dims;
 }
-std::array<int, 3> requested_dims() {
-  return g_requested_dims;
-}
 std::array<int, 3> dims() {
   return g_dims;
 }

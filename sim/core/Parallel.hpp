@@ -38,7 +38,7 @@ struct LocalBox {
 // Splits a global grid over all ranks: MPI_Dims_create over the axes with more than one
 // cell (a 2D problem splits in 2D), its largest factor on the slowest axis (z, then y,
 // then x), because a z slab is contiguous in memory and an x slab is the most scattered
-// one to pack. requested_dims() overrides the factors. Every rank gets at least
+// one to pack. set_requested_dims() overrides the factors. Every rank gets at least
 // `min_cells` along a split axis, else ConfigError.
 LocalBox split(std::array<int, 3> global_n, std::array<bool, 3> periodic, int min_cells);
 
@@ -46,7 +46,6 @@ LocalBox split(std::array<int, 3> global_n, std::array<bool, 3> periodic, int mi
 // split() choose. Checked by split(): the product must be the rank count and a
 // single-cell axis gets one rank.
 void set_requested_dims(std::array<int, 3> dims);
-std::array<int, 3> requested_dims();
 // Ranks per axis of the last split() ({1, 1, 1} on one rank).
 std::array<int, 3> dims();
 

@@ -2,7 +2,6 @@
 // substep), the four 2N-storage registers and, for the two-pass method, the div u field,
 // all on its backend with periodic ghost zones of width 3 filled before every substep.
 #include <cmath>
-#include <cstdlib>
 #include <numbers>
 #include <optional>
 #include <sstream>
@@ -222,9 +221,13 @@ class FdSolver final : public FdSolverBase {
   // are overwritten from the neighbours (axis by axis, so edges and corners too).
   void fill_ghosts(Field<T>* f) {
     wrap_ghosts(f);
-    void* fields[kVars] = {f[0].data(), f[1].data(), f[2].data(), f[3].data()};
-    exchange_.exchange(fields, kVars);  // one message per neighbour for all four
+    exchange_all(f);
     ghosts_stale_ = false;
+  }
+  // Faces shared with other ranks, one message per neighbour for all four fields.
+  void exchange_all(Field<T>* f) {
+    void* fields[kVars] = {f[0].data(), f[1].data(), f[2].data(), f[3].data()};
+    exchange_.exchange(fields, kVars);
   }
   void wrap_ghosts(Field<T>* f) {
     T* p[kVars] = {f[0].data(), f[1].data(), f[2].data(), f[3].data()};
@@ -254,8 +257,7 @@ class FdSolver final : public FdSolverBase {
     const auto in_box = [&](const parallel::CellBox& b) { return restrict_to_box(a, b.lo, b.hi); };
     exchange_.fields_ready();
     div_pass_cuda(in_box(overlap_->interior));
-    void* f[kVars] = {f_[0].data(), f_[1].data(), f_[2].data(), f_[3].data()};
-    exchange_.exchange(f, kVars);  // the host waits for MPI while pass 1 runs
+    exchange_all(f_);  // the host waits for MPI while pass 1 runs
     for (const auto& b : overlap_->faces) div_pass_cuda(in_box(b));
     T* div = div_.data();
     fill_ghosts_cuda(&div, 1, a.layout);

@@ -3,7 +3,6 @@
 // wall points; the walls are the ghost layer (width 1) and hold the Dirichlet
 // temperatures, so every kernel reads them like any neighbour and never branches.
 #include <cmath>
-#include <cstdlib>
 #include <numbers>
 #include <sstream>
 #include <stdexcept>

@@ -12,17 +12,14 @@
 
 #include "render/OffscreenRenderer.hpp"
 #include "sim/core/CudaRuntime.hpp"
-#include "sim/core/Scenario.hpp"
-#include "sim/core/SolverFamily.hpp"
+#include "tests/support/SolverTestUtil.hpp"
 
 using namespace fluxview;
 using namespace fluxview::render;
 
 // The state both tests draw: heat/hot-spot, 48^3, 40 steps on the CUDA backend.
 static std::unique_ptr<Solver> hot_spot_on_cuda(Precision prec) {
-  const Scenario s = load_scenario("heat/hot-spot", {"grid.n=48"});
-  auto solver = find_family(s.solver).create(BackendKind::cuda, prec);
-  solver->reset(s.params);
+  auto solver = test::make_solver("heat/hot-spot", {"grid.n=48"}, BackendKind::cuda, prec);
   solver->advance(40);
   solver->synchronize();
   return solver;
@@ -75,10 +72,10 @@ std::string first_difference(const std::vector<float>& a, const std::vector<floa
 
 }  // namespace
 
-// The shared-memory path (CUDA memory imported by GL, copied into the texture) stores
-// float(value) as the host path does: the textures must be equal bit for bit, for each
-// slice axis and both precisions, also on a second update (the buffer reused after the
-// fence of the first copy); and the 3D view it draws equals the host path's image.
+// The shared-memory path (CUDA memory imported by GL, read in place by the shader) stores
+// float(value) as the host path does: the values must be equal bit for bit, for each
+// slice axis and both precisions, also on a second update (the buffer written again);
+// and the 3D view it draws, reading the buffer, equals the host path's image.
 TEST(Interop, SharedMemoryTexelsEqualTheHostUpload) {
   if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda::no_device_reason();
   OffscreenRenderer off(640, 480);
