@@ -181,7 +181,12 @@ __global__ void __launch_bounds__(TX* TY) heat_fast(StencilGrid<T> g, int chunk)
 }
 
 // Asynchronous copies (sm_80+): global -> shared without passing through registers, so
-// a thread can keep several planes in flight at no register cost.
+// a thread can keep several planes in flight at no register cost. Turing (sm_75) has no
+// cp.async: there the same calls copy through registers at once and commit/wait do
+// nothing. That is correct because a tile is refilled only after the barrier that ended
+// every read of it, and the barrier after each wait makes the copies visible; it is
+// slower (no deeper pipeline), which is the price of running on sm_75 at all.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
 __device__ __forceinline__ unsigned smem_addr(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
@@ -202,6 +207,18 @@ template <int Pending>
 __device__ __forceinline__ void wait_async() {
   asm volatile("cp.async.wait_group %0;" ::"n"(Pending) : "memory");
 }
+#else
+__device__ __forceinline__ void copy16_async(void* dst, const void* src) {
+  *static_cast<uint4*>(dst) = __ldg(static_cast<const uint4*>(src));
+}
+template <class T>
+__device__ __forceinline__ void copy1_async(T* dst, const T* src) {
+  *dst = __ldg(src);
+}
+__device__ __forceinline__ void commit_async() {}
+template <int Pending>
+__device__ __forceinline__ void wait_async() {}
+#endif
 
 // The register kernel with a deeper pipeline: each thread's own 16-byte vectors are
 // loaded D planes ahead into registers (D-1 planes more than heat_fast keeps in flight),
