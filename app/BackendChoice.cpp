@@ -1,4 +1,11 @@
 #include <omp.h>
+#include <array>
+#include <cstddef>
+#include <exception>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include <iostream>
 #include <sstream>
@@ -15,18 +22,19 @@ BackendKind choose_backend(const std::optional<std::string>& asked, bool quiet) 
   if (asked) {
     const auto b = parse_backend(*asked);
     if (!b) throw ConfigError("--backend " + *asked + ": unknown backend; allowed: cpu, cuda");
-    if (*b == BackendKind::cuda && cuda::device_count() == 0)
-      throw ConfigError("--backend cuda: no CUDA device is usable (" + cuda::no_device_reason() +
-                        "); allowed here: --backend cpu");
+    if (*b == BackendKind::cuda)
+      if (const std::string why = cuda::current_device_unusable_reason(); !why.empty())
+        throw ConfigError("--backend cuda: " + why + "; allowed here: --backend cpu");
     return *b;
   }
-  if (cuda::device_count() > 0) {
+  const std::string why = cuda::current_device_unusable_reason();
+  if (why.empty()) {
     if (!quiet) std::cerr << "fluxview: using the GPU: " << cuda::device_description(0) << "\n";
     return BackendKind::cuda;
   }
   if (!quiet)
-    std::cerr << "fluxview: no CUDA device (" << cuda::no_device_reason()
-              << "); running on the CPU with " << omp_get_max_threads() << " threads\n";
+    std::cerr << "fluxview: " << why << ": running on the CPU with " << omp_get_max_threads()
+              << " threads\n";
   return BackendKind::cpu;
 }
 

@@ -2,6 +2,14 @@
 // throughput and, measured in the same process, the device's copy bandwidth, so that
 // every speed is also a ratio to the roofline (DESIGN.md).
 #include <omp.h>
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include <chrono>
 #include <cstring>

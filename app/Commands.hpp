@@ -1,4 +1,6 @@
 #pragma once
+#include <string>
+
 #include "app/RunOptions.hpp"
 
 namespace fluxview::app {

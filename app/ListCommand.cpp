@@ -1,5 +1,7 @@
 #include <iomanip>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "app/Commands.hpp"
 #include "sim/core/Scenario.hpp"

@@ -2,6 +2,18 @@
 // byte is written, then steps in chunks sized to take a fraction of a second so that
 // progress lines and Ctrl-C are answered promptly, writing snapshots as asked.
 #include <unistd.h>
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
 
 #include <atomic>
 #include <chrono>

@@ -2,7 +2,12 @@
 // The command line of DESIGN.md: list, run, bench, gui; no command opens the GUI where
 // a display exists and otherwise runs the default scenario headless.
 #include <CLI/CLI.hpp>
+#include <exception>
+#include <initializer_list>
 #include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "app/Commands.hpp"
 #include "app/GuiEntry.hpp"

@@ -2,6 +2,7 @@
 
 #include <epoxy/egl.h>
 #include <epoxy/gl.h>
+#include <utility>
 
 #include <algorithm>
 #include <cstdio>

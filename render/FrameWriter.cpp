@@ -1,7 +1,11 @@
 #include "render/FrameWriter.hpp"
 
+#include <array>
 #include <cstdio>
+#include <exception>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "render/GatheredSlices.hpp"
 #include "render/OffscreenRenderer.hpp"

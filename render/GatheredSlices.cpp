@@ -1,6 +1,8 @@
 #include "render/GatheredSlices.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <memory>
 #include <stdexcept>
 
 #include "render/SliceTexture.hpp"

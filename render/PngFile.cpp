@@ -1,5 +1,9 @@
 // PNG files through libpng; writes go through write_file_atomic.
 #include <png.h>
+#include <exception>
+#include <filesystem>
+#include <string>
+#include <vector>
 
 #include <cstdio>
 #include <memory>

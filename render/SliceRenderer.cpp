@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
 
 #include "render/SliceInterop.hpp"
 #include "sim/core/Reduce.hpp"

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "render/GatheredSlices.hpp"
 #include "render/GlResources.hpp"

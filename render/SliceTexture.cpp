@@ -1,6 +1,8 @@
 #include "render/SliceTexture.hpp"
 
 #include <unistd.h>
+#include <cstdint>
+#include <exception>
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,6 +1,15 @@
 #include "app/gui/GuiApp.hpp"
 
 #include <epoxy/gl.h>
+#include <array>
+#include <exception>
+#include <initializer_list>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <ratio>
+#include <string_view>
+#include <type_traits>
 // GLFW after epoxy: epoxy provides the GL declarations.
 #include <GLFW/glfw3.h>
 #include <imgui.h>

@@ -1,5 +1,6 @@
 // gui_available() and gui_command() of app/GuiEntry.hpp in a build with GLFW and ImGui.
 #include <GLFW/glfw3.h>
+#include <string>
 
 #include <cstdlib>
 #include <iostream>

@@ -1,6 +1,12 @@
 #include "app/gui/Session.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <ratio>
+#include <utility>
 
 #include "insitu/snapshot/AtomicFile.hpp"
 #include "sim/core/ConfigError.hpp"

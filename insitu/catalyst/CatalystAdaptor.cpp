@@ -35,6 +35,9 @@
 #include <vtkPointData.h>
 #include <vtkPythonInterpreter.h>
 #include <vtkSmartPointer.h>
+#include <array>
+#include <system_error>
+#include <utility>
 
 #include <chrono>
 #include <cstdlib>

@@ -4,6 +4,8 @@
 // This header names no VTK type, so only CatalystAdaptor.cpp compiles ParaView's
 // headers; a build without ParaView links CatalystAbsent.cpp instead, whose adaptor
 // throws CatalystError("this build has no Catalyst ...") when constructed.
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>

@@ -3,6 +3,16 @@
 #include <hdf5.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <cstdio>
+#include <exception>
+#include <initializer_list>
+#include <iterator>
+#include <memory>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
 #include <algorithm>
 #include <cstring>

@@ -1,5 +1,7 @@
 #pragma once
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>

@@ -1,6 +1,7 @@
 #include "insitu/snapshot/AtomicFile.hpp"
 
 #include <unistd.h>
+#include <system_error>
 
 #include <cerrno>
 #include <cstring>

@@ -1,3 +1,7 @@
+#include <ostream>
+#include <string_view>
+#include <variant>
+
 #include "insitu/snapshot/RunRecord.hpp"
 
 #include "insitu/snapshot/AtomicFile.hpp"
@@ -6,7 +10,8 @@ namespace fluxview {
 
 nlohmann::json params_json(const ParamSet& p) {
   nlohmann::json j = nlohmann::json::object();
-  for (const auto& [k, v] : p.values()) std::visit([&](const auto& x) { j[k] = x; }, v);
+  // (no structured binding: clang before 16 cannot capture one in the lambda)
+  for (const auto& kv : p.values()) std::visit([&](const auto& x) { j[kv.first] = x; }, kv.second);
   return j;
 }
 

@@ -1,7 +1,11 @@
 #include "insitu/snapshot/SnapshotSeries.hpp"
 
+#include <array>
 #include <cstdio>
 #include <iomanip>
+#include <memory>
+#include <ostream>
+#include <utility>
 
 #include "insitu/snapshot/AtomicFile.hpp"
 #include "insitu/snapshot/VtiWriter.hpp"

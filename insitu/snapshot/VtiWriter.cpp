@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <iomanip>
+#include <memory>
 #include <sstream>
 
 #include "insitu/snapshot/AtomicFile.hpp"

@@ -1,3 +1,7 @@
+#include <cstdint>
+#include <variant>
+#include <vector>
+
 #include "sim/core/SolverFamily.hpp"
 
 namespace fluxview {

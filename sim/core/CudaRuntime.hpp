@@ -10,8 +10,11 @@ namespace fluxview::cuda {
 bool built_with_cuda();
 // Number of usable devices (0 where the driver or device is missing).
 int device_count();
-// Why there is no device, for messages ("no CUDA device: <reason>").
+// Why there is no device, for messages: "no NVIDIA GPU found (...)", or the driver is too old.
 std::string no_device_reason();
+// Why the device this process uses cannot run this build's kernels (a GPU older than every
+// architecture compiled in), or "" where it can. Creates a context on that device.
+std::string current_device_unusable_reason();
 // "NVIDIA H100 80GB HBM3 (sm_90, 79.1 GiB)".
 std::string device_description(int device = 0);
 // Free and total device memory in bytes.

@@ -22,7 +22,10 @@ int device_count() {
   return 0;
 }
 std::string no_device_reason() {
-  return "this build has no CUDA support";
+  return "this fluxview was built without CUDA (nvcc was not found at configure time)";
+}
+std::string current_device_unusable_reason() {
+  return no_device_reason();
 }
 std::string device_description(int) {
   absent();

@@ -1,5 +1,8 @@
 #pragma once
+#include <array>
+#include <cstddef>
 #include <string>
+#include <utility>
 
 #include "sim/core/Buffer.hpp"
 #include "sim/core/FieldLayout.hpp"

@@ -1,7 +1,11 @@
 #include "sim/core/Health.hpp"
 
+#include <array>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <sstream>
+#include <vector>
 
 #include "sim/core/Buffer.hpp"
 #include "sim/core/Reduce.hpp"

@@ -2,6 +2,7 @@
 // Domain decomposition over MPI ranks: a 3D Cartesian split of the global grid, ghost
 // exchange between neighbouring ranks, and global reductions. Without MPI (or when
 // fluxview is not started by mpirun) there is one rank and every call is trivial.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>

@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
+#include <system_error>
+#include <type_traits>
+#include <utility>
 
 #include "sim/core/ConfigError.hpp"
 

@@ -1,6 +1,7 @@
 #include "sim/core/Reduce.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>

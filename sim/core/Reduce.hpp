@@ -1,4 +1,6 @@
 #pragma once
+#include <cstdint>
+
 #include "sim/core/FieldView.hpp"
 
 namespace fluxview {

@@ -2,9 +2,18 @@
 
 #include <toml++/toml.h>
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <initializer_list>
+#include <optional>
 #include <sstream>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/SolverFamily.hpp"

@@ -2,6 +2,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "sim/core/Parameter.hpp"

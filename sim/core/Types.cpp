@@ -1,3 +1,5 @@
+#include <string>
+
 #include "sim/core/Types.hpp"
 
 namespace fluxview {

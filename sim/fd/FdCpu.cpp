@@ -1,6 +1,13 @@
 // The fd family's CPU backend: OpenMP over (z, y) rows, the physics from FdStencil.hpp.
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "sim/fd/FdStep.hpp"
 

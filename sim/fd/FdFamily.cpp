@@ -1,6 +1,13 @@
 // The fd family's parameters and the checks across them.
+#include <array>
 #include <cmath>
+#include <cstdint>
+#include <functional>
+#include <memory>
 #include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
 
 #include "sim/core/ConfigError.hpp"
 #include "sim/fd/FdForcing.hpp"

@@ -1,6 +1,8 @@
 #include "sim/fd/FdForcing.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <numbers>
 #include <stdexcept>
 

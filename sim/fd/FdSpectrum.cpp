@@ -11,13 +11,18 @@
 // libfftw3-mpi-dev in Debian, with a slab or pencil redistribution of the boxes) would be
 // needed; it is not done.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <complex>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <numbers>
 #include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/Parallel.hpp"

@@ -1,5 +1,6 @@
 #pragma once
 #include <array>
+#include <cstdint>
 // One RK3 substep of the fd family as the backends implement it. FdSolver owns the
 // fields and swaps `in` and `out` after each substep; these functions only move data and
 // loop, the formulas are in FdStencil.hpp.

@@ -4,7 +4,9 @@
 // difference into the divergence, then updates each cell. The CUDA backend fuses these
 // passes; both call the same FvPhysics.hpp functions in the same order.
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <utility>

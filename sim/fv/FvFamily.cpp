@@ -1,7 +1,13 @@
 // The fv family: parameters (every value of a scenario is one of these), the checks
 // across parameters, and the factory.
 #include <cmath>
+#include <functional>
+#include <initializer_list>
+#include <memory>
 #include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
 
 #include "sim/core/ConfigError.hpp"
 #include "sim/fv/FvSolver.hpp"

@@ -14,11 +14,16 @@
 //
 // A step moves one scalar (the next CFL rate, 8 bytes) from the device to the host; the
 // rate is reduced inside the last stage's kernel while it writes the new state.
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <numbers>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/CudaRuntime.hpp"

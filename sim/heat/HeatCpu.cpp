@@ -1,3 +1,11 @@
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "sim/heat/HeatStencil.hpp"
 #include "sim/heat/HeatStep.hpp"
 

@@ -1,5 +1,12 @@
 #include <cmath>
+#include <functional>
+#include <initializer_list>
+#include <memory>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
 
 #include "sim/core/ConfigError.hpp"
 #include "sim/heat/HeatSolver.hpp"

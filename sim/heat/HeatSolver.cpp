@@ -2,11 +2,16 @@
 // swaps them each step. Point-centred grid: n interior points per axis between two
 // wall points; the walls are the ghost layer (width 1) and hold the Dirichlet
 // temperatures, so every kernel reads them like any neighbour and never branches.
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/CudaRuntime.hpp"

@@ -1,5 +1,7 @@
 // Every solver family compiled into fluxview. A new family adds one line here.
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/SolverFamily.hpp"

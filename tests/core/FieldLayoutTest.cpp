@@ -1,4 +1,7 @@
 #include <gtest/gtest.h>
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
 
 #include "sim/core/Field.hpp"
 #include "sim/core/FieldLayout.hpp"

@@ -1,6 +1,11 @@
 // The cut of a rank's box for overlapping the ghost exchange with work: every cell in
 // exactly one box, the interior box clear of the faces shared with other ranks.
 #include <gtest/gtest.h>
+#include <array>
+#include <cstdlib>
+#include <initializer_list>
+#include <optional>
+#include <string>
 
 #include <vector>
 

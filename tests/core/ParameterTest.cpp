@@ -1,4 +1,8 @@
 #include <gtest/gtest.h>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <variant>
 
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/Parameter.hpp"
@@ -67,7 +71,9 @@ TEST(ParamSet, WrongTypesAndUnknownKeysAreRefused) {
 TEST(ParamSet, HugeRealForAnIntegerIsOutOfRangeNotUndefined) {
   // Found by the fuzzer: 1e26 was converted to int64 before the range check.
   ParamSet p = sample();
-  EXPECT_NE(error_of([&] { p.assign("a.n", 1e26, "file"); }).find("is out of range"), std::string::npos);
-  EXPECT_NE(error_of([&] { p.assign("a.n", -1e300, "file"); }).find("is out of range"), std::string::npos);
+  EXPECT_NE(error_of([&] { p.assign("a.n", 1e26, "file"); }).find("is out of range"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { p.assign("a.n", -1e300, "file"); }).find("is out of range"),
+            std::string::npos);
   EXPECT_EQ(p.get_int("a.n"), 4);
 }

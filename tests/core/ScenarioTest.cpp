@@ -1,4 +1,9 @@
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <vector>
 
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/Scenario.hpp"

@@ -1,4 +1,8 @@
 #include <gtest/gtest.h>
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
 
 #include <cstring>
 #include <filesystem>

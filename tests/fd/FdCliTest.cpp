@@ -1,6 +1,8 @@
 // The fd family from the command line: refused parameters exit non-zero with the key
 // named and leave no output behind; a small run writes its snapshots and the seed.
 #include <gtest/gtest.h>
+#include <string>
+#include <utility>
 
 #include <filesystem>
 #include <fstream>

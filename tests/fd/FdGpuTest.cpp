@@ -2,6 +2,12 @@
 // formulation, to round-off): 100 steps from a smooth random state with forcing on, on a
 // grid that is not a multiple of any tile size and on one that is.
 #include <gtest/gtest.h>
+#include <cstdio>
+#include <initializer_list>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
 
 #include <cmath>
 

@@ -3,6 +3,14 @@
 // paper's 7-axis measure), mass conservation, and the agreement of the two methods.
 // Small grids (1D-reduced where the physics allows) keep the CPU run to seconds.
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <cmath>
 #include <numbers>

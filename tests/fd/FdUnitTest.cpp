@@ -2,6 +2,13 @@
 // the forcing's statistics (requested mean wavenumber, no helicity, determinism), the
 // spectrum's normalisation, and the configuration checks.
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <cmath>
 #include <numbers>
@@ -160,8 +167,8 @@ TEST(FdForcing, SolverExposesAndRestoresTheForcingState) {
 
 TEST(FdSpectrum, SineWaveHasAllItsEnergyInItsShell) {
   // u_y = u0 sin(3 x): E(3) = <u^2>/2 = u0^2 / 4, every other shell empty.
-  auto s = fluxview::test::make_solver("fd/viscous-decay",
-                             {"grid.nx=32", "grid.ny=8", "grid.nz=8", "fd.k=3", "fd.u0=0.2"});
+  auto s = fluxview::test::make_solver(
+      "fd/viscous-decay", {"grid.nx=32", "grid.ny=8", "grid.nz=8", "fd.k=3", "fd.u0=0.2"});
   const auto e = kinetic_spectrum(*s);
   ASSERT_GT(e.size(), 3u);
   double total = 0;

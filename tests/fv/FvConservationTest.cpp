@@ -2,6 +2,10 @@
 // boundaries all of them, with reflecting walls mass and energy (walls push on the gas,
 // so momentum along a walled axis changes) and momentum along periodic axes.
 #include <gtest/gtest.h>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <cmath>
 

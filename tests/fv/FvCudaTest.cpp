@@ -1,6 +1,13 @@
 // The CUDA backend against the CPU backend (the same physics functions, different data
 // movement), and the full-size 3D Sedov check that is too slow for the CPU in CI.
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <cmath>
 

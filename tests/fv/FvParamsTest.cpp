@@ -1,6 +1,13 @@
 // Bad input is refused with a message naming the key; the scenarios load; the
 // pointwise physics has the properties the scheme relies on.
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <initializer_list>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <cmath>
 

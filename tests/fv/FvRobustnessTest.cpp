@@ -3,6 +3,11 @@
 // positive, count the cells it corrected, and conserve mass to round-off wherever
 // no cell needed the (one-sided) correction.
 #include <gtest/gtest.h>
+#include <cstdio>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <algorithm>
 #include <cmath>

@@ -8,6 +8,12 @@
 // resolution of a 64^3 box (dx = 1/64) and run in seconds; the bound is 5% there. The
 // full 128^3 3D run with the 3% bound is the gpu-labelled FvCuda.Sedov128ShockRadius.
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <cmath>
 

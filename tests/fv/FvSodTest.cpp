@@ -1,6 +1,12 @@
 // Sod's shock tube against the exact Riemann solution: the L1 density error falls with
 // resolution, and the tube gives the same answer along x, y and z.
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <cstdio>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <cmath>
 

@@ -2,7 +2,9 @@
 // Helpers shared by the fv tests: make a solver from a built-in scenario with overrides,
 // run it to a time, read a diagnostic or a field's interior.
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>

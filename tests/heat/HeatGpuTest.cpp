@@ -3,6 +3,11 @@
 // the kernels' tiles and vector widths, unequal walls and a hot spot off the centre,
 // so an error in a halo, a tile edge or a wall shows up as a wrong cell.
 #include <gtest/gtest.h>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <type_traits>
+#include <utility>
 
 #include <cmath>
 #include <map>

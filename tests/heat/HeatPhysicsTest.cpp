@@ -2,6 +2,12 @@
 // convergence) and the steady state of the hot-wall problem (bounds, symmetry, and the
 // centre value 100/6 that superposing the six faces gives).
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <cmath>
 #include <numbers>

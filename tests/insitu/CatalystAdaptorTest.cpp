@@ -3,6 +3,12 @@
 // in the same process after the first is gone (the GUI restarts runs). No rendering, so
 // no X display is needed.
 #include <gtest/gtest.h>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <filesystem>
 #include <fstream>

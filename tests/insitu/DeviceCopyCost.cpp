@@ -7,6 +7,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "insitu/catalyst/FieldCopy.hpp"

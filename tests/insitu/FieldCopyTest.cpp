@@ -2,6 +2,10 @@
 // on the host and from the GPU: the same values, in the same order, as the snapshot
 // writer's gather_interior, and only the interior's bytes counted.
 #include <gtest/gtest.h>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
 
 #include <cstring>
 #include <vector>

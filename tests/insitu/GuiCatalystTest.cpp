@@ -3,6 +3,11 @@
 // can be switched off, and a failing script is dropped with its traceback while the run
 // goes on. No rendering, so no X display is needed.
 #include <gtest/gtest.h>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <filesystem>
 #include <fstream>

@@ -4,6 +4,10 @@
 // apart), and must show the field: the colormap's top and bottom colours where the
 // field's maximum and minimum are.
 #include <gtest/gtest.h>
+#include <array>
+#include <cstdlib>
+#include <initializer_list>
+#include <iosfwd>
 
 #include <algorithm>
 #include <filesystem>

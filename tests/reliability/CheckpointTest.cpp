@@ -4,6 +4,14 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <zlib.h>
+#include <array>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <cstring>
 #include <filesystem>

@@ -1,5 +1,10 @@
 // The instability guard finds the first bad cell and names field, cell and value.
 #include <gtest/gtest.h>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <cmath>
 #include <limits>

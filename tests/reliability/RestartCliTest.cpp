@@ -1,6 +1,12 @@
 // Checkpoint, restart and signals through the command line: N steps, restart, N steps
 // gives the same files as 2N steps straight; SIGTERM ends a run cleanly.
 #include <gtest/gtest.h>
+#include <cstdint>
+#include <cstdio>
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <vector>
 
 #include <filesystem>
 #include <fstream>

@@ -3,6 +3,11 @@
 // picture (many colours, the colormap's top colour somewhere), not a blank window.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <sstream>
+#include <vector>
 
 #include <filesystem>
 #include <set>

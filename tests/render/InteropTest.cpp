@@ -4,6 +4,11 @@
 // host path's texels exactly. Skips where there is no CUDA device (or, for the shared
 // path, no GL_EXT_memory_object_fd).
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <array>
+#include <initializer_list>
+#include <memory>
+#include <string_view>
 
 #include <cstring>
 #include <iostream>

@@ -6,9 +6,17 @@
 //                            CUDA heat run steps, for several steps per frame
 // Prints one JSON object per measurement. Needs a CUDA device and headless EGL.
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <exception>
+#include <functional>
+#include <initializer_list>
 #include <iostream>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "render/OffscreenRenderer.hpp"
 #include "render/SliceInterop.hpp"

@@ -4,6 +4,16 @@
 // --render-every` must say the same.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <array>
 #include <cmath>

@@ -2,6 +2,9 @@
 // pauses on request, hands the state to readers between chunks, and stops cleanly;
 // step and reset do what the buttons promise.
 #include <gtest/gtest.h>
+#include <cstdint>
+#include <mutex>
+#include <string>
 
 #include <chrono>
 #include <thread>

@@ -1,6 +1,12 @@
 // Long runs of the fluid families at small size: 10^5 steps in which the conserved
 // totals move no more than round-off accumulated over the run allows.
 #include <gtest/gtest.h>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <cmath>
 #include <map>

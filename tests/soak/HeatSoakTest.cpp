@@ -1,5 +1,11 @@
 // Long runs at small size: 10^5 steps with nothing drifting beyond round-off.
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
 
 #include <cmath>
 

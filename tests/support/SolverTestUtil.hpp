@@ -3,6 +3,9 @@
 // overrides, a field's interior as doubles, a diagnostic by name.
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>

@@ -11,22 +11,88 @@ bool built_with_cuda() {
   return true;
 }
 
+namespace {
+
+__global__ void probe_kernel() {}
+
+struct DeviceCensus {
+  int count = 0;
+  std::string reason;  // why there is none
+};
+
+// Counted once per process: the answer does not change while it runs, and every GPU
+// test and command asks. Asking creates no context on any device.
+const DeviceCensus& census() {
+  static const DeviceCensus c = [] {
+    DeviceCensus r;
+    int n = 0;
+    const cudaError_t e = cudaGetDeviceCount(&n);
+    cudaGetLastError();  // clear the error so later calls start clean
+    if (e == cudaSuccess && n > 0) {
+      r.count = n;
+      return r;
+    }
+    int driver = 0, runtime = 0;
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    cudaGetLastError();
+    char buf[256];
+    if (driver == 0) {
+      r.reason = "no NVIDIA GPU found (no NVIDIA driver is installed)";
+    } else if (e == cudaErrorNoDevice || (e == cudaSuccess && n == 0)) {
+      r.reason = "no NVIDIA GPU found (the NVIDIA driver reports none)";
+    } else if (e == cudaErrorInsufficientDriver) {
+      std::snprintf(buf, sizeof buf,
+                    "the NVIDIA driver supports CUDA %d.%d but this build needs %d.%d: update "
+                    "the driver",
+                    driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+      r.reason = buf;
+    } else {
+      r.reason = std::string("the CUDA runtime found no usable GPU: ") + cudaGetErrorString(e);
+    }
+    return r;
+  }();
+  return c;
+}
+
+}  // namespace
+
 int device_count() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    cudaGetLastError();  // clear the sticky-free error so later calls start clean
-    return 0;
-  }
-  return n;
+  return census().count;
 }
 
 std::string no_device_reason() {
-  int n = 0;
-  const cudaError_t e = cudaGetDeviceCount(&n);
-  cudaGetLastError();
-  if (e != cudaSuccess) return cudaGetErrorString(e);
-  if (n == 0) return "the driver reports no CUDA device";
-  return "";
+  return census().reason;
+}
+
+std::string current_device_unusable_reason() {
+  if (device_count() == 0) return no_device_reason();
+  // A GPU older than every architecture the build holds code for (a cubin of its major
+  // version and no newer minor, or PTX no newer than the GPU) has no image for any kernel:
+  // the attributes of an empty kernel say so without launching anything.
+  static const std::string reason = [] {
+    cudaFuncAttributes a{};
+    const cudaError_t e = cudaFuncGetAttributes(&a, probe_kernel);
+    cudaGetLastError();
+    if (e == cudaSuccess) return std::string();
+    int d = 0;
+    cudaGetDevice(&d);
+    cudaDeviceProp p{};
+    cudaGetDeviceProperties(&p, d);
+    cudaGetLastError();
+    char buf[512];
+    if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction)
+      std::snprintf(buf, sizeof buf,
+                    "the %s has compute capability %d.%d, but this build holds GPU code only "
+                    "for the architectures %s; rebuild on this machine (the default preset "
+                    "targets the GPU it finds) or use the CPU",
+                    p.name, p.major, p.minor, FLUXVIEW_CUDA_ARCHITECTURES);
+    else
+      std::snprintf(buf, sizeof buf, "the %s cannot run this build's kernels: %s", p.name,
+                    cudaGetErrorString(e));
+    return std::string(buf);
+  }();
+  return reason;
 }
 
 std::string device_description(int device) {
@@ -43,8 +109,8 @@ void memory_info(std::size_t& free_bytes, std::size_t& total_bytes) {
 }
 
 void require_device_memory(std::size_t bytes) {
-  if (device_count() == 0)
-    throw std::runtime_error("--backend cuda: no CUDA device (" + no_device_reason() + ")");
+  if (const std::string why = current_device_unusable_reason(); !why.empty())
+    throw std::runtime_error("--backend cuda: " + why);
   std::size_t free_b = 0, total_b = 0;
   memory_info(free_b, total_b);
   if (bytes > free_b)
