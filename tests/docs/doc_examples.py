@@ -8,8 +8,9 @@ The syntax is written down in docs/dev/doc-tests.md; in short:
   any other language (python, json, text, ...) and indented code blocks are not read.
 * An HTML comment `<!-- doc-test ... -->` right before a block (only blank lines and other
   doc-test comments between) says how the block's commands are tested. Each of its lines
-  is one marker: an optional selector in backticks, which picks the commands of the block
-  that contain that text (without it, the marker applies to every command of the block),
+  is one marker: an optional selector in backticks, which picks the command of the block
+  that is exactly that text, or else those that contain it (without a selector, the
+  marker applies to every command of the block),
   then directives separated by `;`, each `name: value`.
 
 Standard library only: this runs in CI before anything else is installed.
@@ -256,9 +257,12 @@ def commands_of_block(file: str, block: list[str], first_line: int) -> list[Exam
 
 def apply_markers(file: str, examples: list[Example], markers: list[Marker]) -> None:
     # Markers for the whole block first, then those with a selector (the closer rule wins).
+    # A selector equal to a whole command picks that command only (`fluxview` alone).
     for marker in sorted(markers, key=lambda m: m.selector is not None):
+        exact = any(marker.selector == ex.written for ex in examples)
         for ex in examples:
-            if marker.selector is None or marker.selector in ex.written:
+            if (marker.selector is None or marker.selector == ex.written
+                    or (not exact and marker.selector in ex.written)):
                 marker.used = True
                 for name, value in marker.directives:
                     apply_directive(ex, name, value, f"{file}:{marker.line}")

@@ -33,12 +33,13 @@ class ExtractorTest(unittest.TestCase):
             (6, "fluxview list"),
             (7, "fluxview run heat/hot-spot --set grid.n=96 --steps 400 --output out/a"),
             (11, "mpirun -np 4 fluxview run fv/sedov --set grid.n=256 --output 'out/#not a comment'"),
-            (17, "fluxview run heat/hot-wall --set grid.n=128 --set heat.alpha=2 --output out/hw"),
-            (18, "fluxview bench fv/sedov --backend cuda"),
-            (26, 'fluxview run fv/sod --set fv.axis=y --output "out/with space"'),
-            (37, "fluxview run fv/sedov --checkpoint-every 1 --output out/s"),
-            (43, "fluxview run --restart out/s/checkpoint_000001.h5 --output out/s2"),
-            (44, "fluxview run --restart out/s/checkpoint_000001.h5 --output out/s3"),
+            (18, "fluxview run heat/hot-wall --set grid.n=128 --set heat.alpha=2 --output out/hw"),
+            (19, "fluxview bench fv/sedov --backend cuda"),
+            (20, "fluxview"),
+            (28, 'fluxview run fv/sod --set fv.axis=y --output "out/with space"'),
+            (39, "fluxview run fv/sedov --checkpoint-every 1 --output out/s"),
+            (45, "fluxview run --restart out/s/checkpoint_000001.h5 --output out/s2"),
+            (46, "fluxview run --restart out/s/checkpoint_000001.h5 --output out/s3"),
         ])
 
     def test_unmarked_commands_run_as_written(self):
@@ -63,19 +64,24 @@ class ExtractorTest(unittest.TestCase):
         self.assertEqual(ex[4].args, [])
         self.assertIsNone(ex[3].skip)
 
+    def test_a_selector_equal_to_a_command_picks_only_that_one(self):
+        ex = extracted()
+        self.assertEqual(ex[5].command(), "env -u DISPLAY fluxview")
+        self.assertEqual([e.run for e in ex[:5]], [None] * 5)
+
     def test_multi_line_marker_applies_to_the_whole_block(self):
-        sod = extracted()[5]
+        sod = extracted()[6]
         self.assertEqual((sod.exit, sod.output, sod.timeout), (2, ["fv.axis = y"], 30.0))
         self.assertEqual(sod.command(), sod.written)
 
     def test_groups_xfail_and_whole_replacement(self):
         ex = extracted()
-        self.assertEqual([e.group for e in ex[6:]], ["restart"] * 3)
-        self.assertIsNone(ex[6].xfail)
-        self.assertEqual([ex[7].xfail, ex[8].xfail], ["a known bug"] * 2)
-        self.assertEqual(ex[8].command(),
+        self.assertEqual([e.group for e in ex[7:]], ["restart"] * 3)
+        self.assertIsNone(ex[7].xfail)
+        self.assertEqual([ex[8].xfail, ex[9].xfail], ["a known bug"] * 2)
+        self.assertEqual(ex[9].command(),
                          "fluxview run --restart out/s/checkpoint_000001.h5 --steps 1 --output out/s3")
-        self.assertEqual(ex[7].command(), ex[7].written)
+        self.assertEqual(ex[8].command(), ex[8].written)
 
     def test_comment_stripping_respects_quotes_and_words(self):
         self.assertEqual(strip_comment("a b # c"), "a b")
@@ -135,8 +141,8 @@ class RunnerTest(unittest.TestCase):
 
     def test_exactly_the_planted_failures_fail(self):
         self.assertEqual(self.code, 1, self.out)
-        self.assertIn("8 passed, 1 xfail, 1 skipped, 7 failed", self.out)
-        self.assertEqual(self.failures(), [6, 8, 16, 26, 29, 30, 31], self.out)
+        self.assertIn("9 passed, 1 xfail, 1 skipped, 7 failed", self.out)
+        self.assertEqual(self.failures(), [6, 8, 17, 27, 30, 31, 32], self.out)
 
     def test_each_failure_says_why(self):
         for why in ["out/n/run.json was not written",
@@ -155,8 +161,13 @@ class RunnerTest(unittest.TestCase):
         self.assertIn("      | fluxview: output in out/n", block)
 
     def test_skipped_commands_are_listed_with_their_reason(self):
-        self.assertIn("README.md:27: fluxview run needs-gpu --backend cuda\n      because: needs an NVIDIA GPU",
+        self.assertIn("README.md:28: fluxview run needs-gpu --backend cuda\n      because: needs an NVIDIA GPU",
                       self.out)
+
+    def test_a_lost_display_is_tried_again_and_reported(self):
+        self.assertIn("retry README.md:11: ParaView lost its X display", self.out)
+        self.assertRegex(self.out, r"ok    README.md:11 .*flaky-display")
+        self.assertIn("retried after ParaView lost its X display (1): README.md:11", self.out)
 
     def test_passing_examples_leave_no_directory(self):
         left = sorted(os.listdir(os.path.join(self.tmp, "work")))
