@@ -25,7 +25,7 @@ import shlex
 SHELL_LANGUAGES = {"", "sh", "bash", "shell"}
 
 # Directive names and how their value is read.
-DIRECTIVES = ("skip", "xfail", "args", "run", "exit", "files", "output", "group", "timeout")
+DIRECTIVES = ("skip", "xfail", "args", "run", "exit", "files", "same", "output", "group", "timeout")
 
 
 class DocTestError(Exception):
@@ -45,6 +45,7 @@ class Example:
     run: str | None = None  # a whole replacement command
     exit: int = 0
     files: list[str] = dataclasses.field(default_factory=list)  # globs that must match
+    same: list[tuple[str, str]] = dataclasses.field(default_factory=list)  # byte-equal pairs
     output: list[str] = dataclasses.field(default_factory=list)  # text the output contains
     group: str | None = None
     timeout: float | None = None
@@ -163,6 +164,11 @@ def apply_directive(example: Example, name: str, value: str, where: str) -> None
             substitute_args(shlex.split(example.written), example.args)  # checks the words
         elif name == "files":
             example.files += shlex.split(value)
+        elif name == "same":
+            paths = shlex.split(value)
+            if len(paths) != 2:
+                raise ValueError("names two files")
+            example.same.append((paths[0], paths[1]))
         elif name == "output":
             example.output.append(value)
         elif name == "exit":

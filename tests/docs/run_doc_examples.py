@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import dataclasses
+import filecmp
 import glob
 import json
 import os
@@ -222,6 +223,12 @@ def run_one(example: Example, workdir: str, fluxview: str, env: dict, timeout: f
             for pattern in example.files:
                 if not glob.glob(os.path.join(workdir, pattern), recursive=True):
                     problems.append(f"no file matches {pattern}")
+            for a, b in example.same:
+                pa, pb = os.path.join(workdir, a), os.path.join(workdir, b)
+                if not (os.path.isfile(pa) and os.path.isfile(pb)):
+                    problems.append(f"same: {a if not os.path.isfile(pa) else b} was not written")
+                elif not filecmp.cmp(pa, pb, shallow=False):
+                    problems.append(f"{a} and {b} differ")
             for text in example.output:
                 if text not in stdout + stderr:
                     problems.append(f"'{text}' is not in the output")

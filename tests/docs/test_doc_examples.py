@@ -112,6 +112,7 @@ class ExtractorTest(unittest.TestCase):
         self.assertRegex(self.refused("<!-- doc-test: exit: two -->\n" + block), r"doc-test exit")
         self.assertRegex(self.refused("<!-- doc-test: args: grid.n=16 -->\n" + block), r"not an option")
         self.assertRegex(self.refused("<!-- doc-test: skip -->\n" + block), r"needs a value")
+        self.assertRegex(self.refused("<!-- doc-test: same: a.vti -->\n" + block), r"names two files")
         self.assertRegex(self.refused("<!-- doc-test\nskip: x\n" + block), r"not closed")
         self.assertRegex(self.refused(block + "<!-- doc-test: skip: x -->\n"), r"not followed by a code block")
 
@@ -141,8 +142,8 @@ class RunnerTest(unittest.TestCase):
 
     def test_exactly_the_planted_failures_fail(self):
         self.assertEqual(self.code, 1, self.out)
-        self.assertIn("9 passed, 1 xfail, 1 skipped, 7 failed", self.out)
-        self.assertEqual(self.failures(), [6, 8, 17, 27, 30, 31, 32], self.out)
+        self.assertIn("10 passed, 1 xfail, 1 skipped, 8 failed", self.out)
+        self.assertEqual(self.failures(), [6, 8, 17, 28, 31, 32, 33, 34], self.out)
 
     def test_each_failure_says_why(self):
         for why in ["out/n/run.json was not written",
@@ -151,7 +152,8 @@ class RunnerTest(unittest.TestCase):
                     "did not finish within 1 s",
                     "marked xfail (was broken once) but passes now",
                     "no file matches out/missing.csv",
-                    "'a phrase that is not printed' is not in the output"]:
+                    "'a phrase that is not printed' is not in the output",
+                    "assets/note.txt and d.txt differ"]:
             self.assertIn(why, self.out)
 
     def test_a_failure_names_file_line_command_exit_code_and_output(self):
@@ -161,7 +163,7 @@ class RunnerTest(unittest.TestCase):
         self.assertIn("      | fluxview: output in out/n", block)
 
     def test_skipped_commands_are_listed_with_their_reason(self):
-        self.assertIn("README.md:28: fluxview run needs-gpu --backend cuda\n      because: needs an NVIDIA GPU",
+        self.assertIn("README.md:29: fluxview run needs-gpu --backend cuda\n      because: needs an NVIDIA GPU",
                       self.out)
 
     def test_a_lost_display_is_tried_again_and_reported(self):
@@ -171,7 +173,7 @@ class RunnerTest(unittest.TestCase):
 
     def test_passing_examples_leave_no_directory(self):
         left = sorted(os.listdir(os.path.join(self.tmp, "work")))
-        self.assertEqual(len(left), 7, left)  # one per failed example, kept to look at
+        self.assertEqual(len(left), 8, left)  # one per failed example, kept to look at
 
 
 if __name__ == "__main__":
