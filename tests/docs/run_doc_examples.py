@@ -327,8 +327,13 @@ def main() -> int:
     if args.list:
         for ex in examples:
             state = f"skip: {ex.skip}" if ex.skip else (f"xfail: {ex.xfail}" if ex.xfail else "runs")
-            print(f"{ex.where()}: {ex.written}\n    {state}; exit {ex.exit}"
-                  + (f"; group {ex.group}" if ex.group else "") + f"\n    $ {ex.command()}")
+            extras = [f"group {ex.group}"] if ex.group else []
+            extras += [f"files {' '.join(ex.files)}"] if ex.files else []
+            extras += [f"same {a} {b}" for a, b in ex.same]
+            extras += [f"output '{t}'" for t in ex.output]
+            extras += [f"timeout {ex.timeout:g} s"] if ex.timeout else []
+            print(f"{ex.where()}: {ex.written}\n    {'; '.join([state, f'exit {ex.exit}'] + extras)}"
+                  f"\n    $ {ex.command()}")
         return 0
     if not args.fluxview or not os.access(args.fluxview, os.X_OK):
         print(f"--fluxview {args.fluxview}: not an executable", file=sys.stderr)
@@ -339,7 +344,13 @@ def main() -> int:
     skipped = [e for e in examples if e.skip]
     runnable = [e for e in examples if not e.skip]
     work_root = args.work or tempfile.mkdtemp(prefix="fluxview-doc-examples-")
+    # A --work folder this script made before is emptied (the kept directories of earlier
+    # failures); any other folder is only added to.
+    stamp = os.path.join(work_root, ".doc-examples-work")
+    if os.path.isfile(stamp):
+        shutil.rmtree(work_root)
     os.makedirs(work_root, exist_ok=True)
+    open(stamp, "w").close()
     print(f"{len(examples)} example commands in {len(files)} files: {len(runnable)} run, "
           f"{len(skipped)} skipped; {args.jobs} at a time, in {work_root}", flush=True)
 
