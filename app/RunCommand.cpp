@@ -26,6 +26,7 @@
 #include <optional>
 
 #include "app/Commands.hpp"
+#include "app/RunProgress.hpp"
 #include "insitu/catalyst/CatalystAdaptor.hpp"
 #include "insitu/checkpoint/Checkpoint.hpp"
 #include "insitu/snapshot/AtomicFile.hpp"
@@ -197,6 +198,13 @@ int run_command(const RunOptions& o) {
     }
   };
 
+  RunProgress progress(*solver,
+                       {.max_steps = max_steps,
+                        .until = until,
+                        .snapshot_every = every,
+                        .checkpoint_every = o.checkpoint_every,
+                        .frame_every = o.render_every},
+                       quiet);
   if (!quiet) {
     std::cerr << "fluxview: " << sc.name << " on " << to_string(backend) << " ("
               << to_string(precision) << "), grid " << solver->grid().n[0] << "x"
@@ -204,7 +212,7 @@ int run_command(const RunOptions& o) {
               << " s, "
               << (until > 0 ? "until t = " + format_value(until) + " s"
                             : std::to_string(max_steps) + " steps")
-              << "\n";
+              << "; " << progress.output_summary() << "\n";
   }
   if (!o.catalyst_scripts.empty()) {
     try {
@@ -239,7 +247,6 @@ int run_command(const RunOptions& o) {
   write_record();
 
   const auto t0 = Clock::now();
-  auto last_progress = t0;
   std::int64_t chunk = 1;
   std::int64_t run = 0;
   const bool to_time = until > 0;
@@ -299,16 +306,7 @@ int run_command(const RunOptions& o) {
         summary.wall_seconds = seconds_since(t0);
         write_record();
       }
-      if (!quiet && seconds_since(last_progress) > 2.0) {
-        last_progress = Clock::now();
-        const double el = seconds_since(t0);
-        char line[256];
-        std::snprintf(line, sizeof line,
-                      "  step %lld  t = %.6g s  %.3g steps/s  %.3g cell-updates/s\n",
-                      static_cast<long long>(solver->step()), solver->time(), run / el,
-                      run * double(solver->grid().cells()) / el);
-        std::cerr << line;
-      }
+      progress.after_steps(run, seconds_since(t0));
     }
   } catch (const InstabilityError& e) {
     summary.status = "unstable";

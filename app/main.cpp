@@ -9,9 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "app/BuildInfo.hpp"
 #include "app/Commands.hpp"
 #include "app/GuiEntry.hpp"
 #include "sim/core/ConfigError.hpp"
+#include "sim/core/CudaRuntime.hpp"
 #include "sim/core/Parallel.hpp"
 #include "sim/core/Scenario.hpp"
 
@@ -44,6 +46,12 @@ int main(int argc, char** argv) {
   ParallelSession mpi(&argc, &argv);
   CLI::App cli{"fluxview: GPU fluid and heat solvers you watch and steer while they run"};
   cli.require_subcommand(0, 1);
+  cli.set_version_flag("--version", [] {
+    const BuildInfo& b = build_info();
+    return "fluxview " + b.version + "\n  CUDA: " + b.cuda + "\n  components: " + b.components +
+           "\n  compiler: " + b.compiler + ", " + b.build_type + " build" + "\n  GPU here: " +
+           (cuda::device_count() > 0 ? cuda::device_description(0) : cuda::no_device_reason());
+  });
 
   bool list_params = false;
   std::string list_scenario;
