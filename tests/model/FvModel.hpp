@@ -106,7 +106,7 @@ class FvModel {
         if (n[a] > 1) r = r + (abs(q[1 + a]) + cs) * inv_dx(a);
       rate = max(rate, r);
     }
-    return rounded(cfl, 0) / rate;
+    return Tracked(cfl) / rate;  // the solver divides in double
   }
 
   StepResult step(const FvState& u0, double dt) const {
@@ -134,7 +134,8 @@ class FvModel {
 
   // Parameters as the solver holds them: converted to its precision (one rounding).
   Tracked g() const { return rounded(gamma, 1); }
-  Tracked inv_dx(int a) const { return rounded(1 / spacing[a], 2); }  // L/n, then 1/d
+  // 1/dx: L/n and its inverse in double, converted to the solver's precision.
+  Tracked inv_dx(int a) const { return rounded(1 / spacing[a], 3); }
 
   Vars load(const FvState& u, std::int64_t c) const {
     Vars v;
