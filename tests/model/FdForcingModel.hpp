@@ -15,6 +15,7 @@
 // from -ceil(kmax) to ceil(kmax); k = shell[floor(U n)]; e from a direction uniform on
 // the sphere (cos theta = 2U - 1, azimuth 2 pi U) with its k component removed, redrawn
 // while that leaves less than 1e-3 of it (at most 64 times); then phi = 2 pi U.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>

@@ -7,7 +7,9 @@
 // model's generator after the same draws.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <sstream>

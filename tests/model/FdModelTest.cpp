@@ -3,6 +3,7 @@
 // with and without forcing, the reduced 2D and 1D grids, and a fixed time step.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
 #include <tuple>
 

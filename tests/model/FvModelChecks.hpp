@@ -6,7 +6,9 @@
 // tracer), the time step (the CFL rule) and the count of corrected cells.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <map>

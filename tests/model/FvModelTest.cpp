@@ -4,6 +4,8 @@
 // the other reduced axes; and the robustness path (first-order fallback and floors).
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstdio>
 #include <string>
 #include <tuple>
 #include <vector>

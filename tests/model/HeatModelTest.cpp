@@ -3,6 +3,7 @@
 // and a fixed time step.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
 #include <tuple>
 

@@ -5,6 +5,7 @@
 // where no CUDA device is present.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
 #include <tuple>
 #include <vector>

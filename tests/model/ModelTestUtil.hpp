@@ -5,6 +5,7 @@
 // a model's, cell by cell, in units in the last place of the solver's precision.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
