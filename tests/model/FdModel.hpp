@@ -223,7 +223,7 @@ class FdModel {
     const Tracked div = gu[0][0] + gu[1][1] + gu[2][2];
     r[0] = -(u[0] * gl[0] + u[1] * gl[1] + u[2] * gl[2]) - div;
 
-    Tracked force[3] = {Tracked(0), Tracked(0), Tracked(0)};
+    Tracked body[3] = {Tracked(0), Tracked(0), Tracked(0)};  // f of eq. (2)
     if (f.on) {
       // x_a = x0_a + i_a d_a with x0 = d/2: the solver converts both to its precision.
       const int idx[3] = {i, j, k};
@@ -233,7 +233,7 @@ class FdModel {
         arg = f.k[a] * x + arg;
       }
       const Tracked cosine = cos(arg);
-      for (int a = 0; a < 3; ++a) force[a] = f.amp[a] * cosine;
+      for (int a = 0; a < 3; ++a) body[a] = f.amp[a] * cosine;
     }
 
     const Tracked third = rounded(1.0L / 3, 2), two_thirds = rounded(2.0L / 3, 2);
@@ -256,7 +256,7 @@ class FdModel {
         strain = strain + S * gl[p];
       }
       r[1 + q] =
-          -adv - cs2 * gl[q] + force[q] + visc * (lap + third * graddiv + Tracked(2) * strain);
+          -adv - cs2 * gl[q] + body[q] + visc * (lap + third * graddiv + Tracked(2) * strain);
     }
   }
 };

@@ -7,7 +7,6 @@
 
 #include <array>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "tests/model/FdModelChecks.hpp"
@@ -31,44 +30,43 @@ std::string grid_name(const std::array<int, 3>& n) {
 const std::vector<std::array<int, 3>> kHeatGrids = {
     {37, 19, 11}, {64, 17, 6}, {45, 37, 1}, {1, 15, 11}, {23, 1, 9}};
 
-class HeatModelGpu : public ::testing::TestWithParam<std::tuple<std::string, int, Precision>> {};
+// One test per kernel (each test is a process of its own under ctest, and starting one
+// costs more than these checks): every grid, both precisions.
+class HeatModelGpu : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(HeatModelGpu, KernelMatchesTheModel) {
   SKIP_WITHOUT_CUDA();
-  const auto [kernel, grid, precision] = GetParam();
   const double walls[6] = {10, 30.3, 40, 100, 55.5, 70};
-  check_heat(BackendKind::cuda, precision, heat_overrides(kHeatGrids[grid], walls, kernel),
-             kernel + " " + grid_name(kHeatGrids[grid]));
+  for (Precision p : {Precision::f64, Precision::f32})
+    for (const auto& n : kHeatGrids)
+      check_heat(BackendKind::cuda, p, heat_overrides(n, walls, GetParam()),
+                 GetParam() + " " + grid_name(n));
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, HeatModelGpu,
-                         ::testing::Combine(::testing::Values("3DBase", "3DShMOverL",
-                                                              "3DShMNoOverL", "2DBase", "2DReg",
-                                                              "2DShM", "2DShMReg", "fast"),
-                                            ::testing::Range(0, int(kHeatGrids.size())),
-                                            ::testing::Values(Precision::f64, Precision::f32)));
+                         ::testing::Values("3DBase", "3DShMOverL", "3DShMNoOverL", "2DBase",
+                                           "2DReg", "2DShM", "2DShMReg", "fast"));
 
 // ---- fd: every method, forced ----
 
 const std::vector<std::array<int, 3>> kFdGrids = {{40, 12, 10}, {36, 20, 1}, {10, 1, 14}};
 
-class FdModelGpu : public ::testing::TestWithParam<std::tuple<std::string, int, Precision>> {};
+class FdModelGpu : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FdModelGpu, MethodMatchesTheModel) {
   SKIP_WITHOUT_CUDA();
-  const auto [method, grid, precision] = GetParam();
-  FdCase c;
-  c.n = kFdGrids[grid];
-  c.method = method;
-  c.forcing = true;
-  check_fd(BackendKind::cuda, precision, c, method + " " + grid_name(c.n));
+  for (Precision p : {Precision::f64, Precision::f32})
+    for (const auto& n : kFdGrids) {
+      FdCase c;
+      c.n = n;
+      c.method = GetParam();
+      c.forcing = true;
+      check_fd(BackendKind::cuda, p, c, GetParam() + " " + grid_name(n));
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Methods, FdModelGpu,
-                         ::testing::Combine(::testing::Values("55point", "19point", "fast",
-                                                              "direct55", "direct19"),
-                                            ::testing::Range(0, int(kFdGrids.size())),
-                                            ::testing::Values(Precision::f64, Precision::f32)));
+                         ::testing::Values("55point", "19point", "fast", "direct55", "direct19"));
 
 TEST(FdModelGpuUnforced, FastMatchesTheModel) {
   SKIP_WITHOUT_CUDA();
@@ -95,27 +93,25 @@ const std::vector<FvGpuGrid> kFvGrids = {
     {{1, 9, 20}, {"fv.bc=outflow"}},
 };
 
-class FvModelGpu
-    : public ::testing::TestWithParam<std::tuple<std::string, std::string, int, Precision>> {};
+class FvModelGpu : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FvModelGpu, TileKernelMatchesTheModel) {
   SKIP_WITHOUT_CUDA();
-  const auto [riemann, tile, grid, precision] = GetParam();
-  FvCase c;
-  c.n = kFvGrids[grid].n;
-  c.bc = kFvGrids[grid].bc;
-  c.riemann = riemann;
-  c.more = {"fv.cuda_tile=" + tile, "fv.tracer=true"};
-  const FvCorrections k =
-      check_fv(BackendKind::cuda, precision, c, riemann + " tile " + tile + " " + grid_name(c.n));
-  EXPECT_EQ(k.corrected, 0);
+  for (Precision p : {Precision::f64, Precision::f32})
+    for (const char* tile : {"32x8", "32x4"})
+      for (const auto& g : kFvGrids) {
+        FvCase c;
+        c.n = g.n;
+        c.bc = g.bc;
+        c.riemann = GetParam();
+        c.more = {std::string("fv.cuda_tile=") + tile, "fv.tracer=true"};
+        const FvCorrections k =
+            check_fv(BackendKind::cuda, p, c, GetParam() + " tile " + tile + " " + grid_name(c.n));
+        EXPECT_EQ(k.corrected, 0);
+      }
 }
 
-INSTANTIATE_TEST_SUITE_P(Tiles, FvModelGpu,
-                         ::testing::Combine(::testing::Values("hll", "hllc", "llf"),
-                                            ::testing::Values("32x8", "32x4"),
-                                            ::testing::Range(0, int(kFvGrids.size())),
-                                            ::testing::Values(Precision::f64, Precision::f32)));
+INSTANTIATE_TEST_SUITE_P(Riemann, FvModelGpu, ::testing::Values("hll", "hllc", "llf"));
 
 // The fallback inside the fused kernel: the cells in the middle of a 3D expansion are
 // recomputed at first order (FvModelTest.cpp says how the state was chosen), and in 1D
