@@ -49,7 +49,7 @@ INSTANTIATE_TEST_SUITE_P(Kernels, HeatModelGpu,
 
 // ---- fd: every method, forced ----
 
-const std::vector<std::array<int, 3>> kFdGrids = {{40, 12, 10}, {36, 20, 1}, {10, 1, 14}};
+const std::vector<std::array<int, 3>> kFdGrids = {{40, 13, 11}, {36, 20, 1}, {10, 1, 14}};
 
 class FdModelGpu : public ::testing::TestWithParam<std::string> {};
 
@@ -72,7 +72,7 @@ TEST(FdModelGpuUnforced, FastMatchesTheModel) {
   SKIP_WITHOUT_CUDA();
   for (Precision p : {Precision::f64, Precision::f32}) {
     FdCase c;
-    c.n = {40, 12, 10};
+    c.n = {40, 13, 11};
     c.method = "fast";
     check_fd(BackendKind::cuda, p, c, "fast unforced");
   }
@@ -85,7 +85,7 @@ struct FvGpuGrid {
   std::vector<std::string> bc;
 };
 const std::vector<FvGpuGrid> kFvGrids = {
-    {{40, 12, 6},
+    {{40, 13, 6},
      {"fv.bc=outflow", "fv.bc_xmin=reflecting", "fv.bc_y=periodic", "fv.bc_zmax=reflecting"}},
     {{36, 10, 1}, {"fv.bc=periodic"}},
     {{33, 1, 7}, {"fv.bc=reflecting"}},
