@@ -21,13 +21,14 @@
 
 namespace fluxview::model {
 
-// The longest chain of roundings in one full step (three substeps) as the model counts it
-// for the cases below: a sixth-order derivative takes about 7 (its six-term sum and the
-// coefficient), a rate about 12 more (products and the sums of eq. 2), an RK substep 3;
-// a substep's input carries the chain of the one before, so the chain grows by about 20
-// per substep. With forcing, the force amplitude starts with 48 (the draw, made in double
-// by the solver). The bound is the longest chain the model counts, rounded up; Tracked.hpp
-// says why the error in ulp of the magnitude of the values involved is below it.
+// The longest chain of roundings in one full step (three substeps) as the model counts it:
+// a sixth-order derivative takes about 7 (its six-term sum and the coefficient), a rate
+// about 12 more (products and the sums of eq. 2), an RK substep 3; a substep's input
+// carries the chain of the one before, so the chain grows by about 20 per substep. With
+// forcing, the force amplitude starts with 48 (the draw, made in double by the solver).
+// The model counts at most 74 unforced and 104 forced (two-pass); the bound is that,
+// rounded up. Tracked.hpp says why the error in ulp of the magnitude of the values
+// involved is below it.
 inline constexpr double kFdStepUlps = 120;
 
 struct FdCase {
