@@ -1,0 +1,352 @@
+#pragma once
+// The model of one fv step, written from Wang, Abel & Kaehler 2010 (secs. 4-5), Toro's
+// "Riemann Solvers and Numerical Methods for Fluid Dynamics" (3rd ed., ch. 10: HLL and
+// HLLC) and docs/fv.md, with none of the solver's code. Compressible Euler for an ideal
+// gas, U = (rho, rho u, E [, rho c]), E = p/(gamma-1) + rho |u|^2/2, method of lines:
+//   L(U) = -sum_a (F_a,i+1/2 - F_a,i-1/2) / dx_a            (eq. 7; no flux along a reduced axis)
+//   U1 = U + dt L(U),  U' = 1/2 U + 1/2 (U1 + dt L(U1))     (eq. 8, TVD RK2)
+// Faces: primitives (rho, u, p [, c]) reconstructed by PLM with the slope
+// minmod(theta dm, theta dp, (dm + dp)/2), minmod(a, b, c) = 1/4 (sgn a + sgn b)
+// |sgn a + sgn c| min(|a|, |b|, |c|) (eq. 11), face values u_i +- slope/2; the cell values
+// themselves at a face where that leaves rho <= 0 or p <= 0, and everywhere with
+// fv.reconstruction = constant. Fluxes: LLF (eq. 12), HLL and HLLC with the Davis speeds
+// S_L = min(u_L - c_L, u_R - c_R), S_R = max(u_L + c_L, u_R + c_R).
+// Primitives come from the conserved state with rho and p held at their floors.
+// A cell whose stage result has rho <= rho_floor or p <= p_floor is recomputed with
+// first-order fluxes on its faces; if that fails too, rho and p are raised to the floors
+// (velocity kept); each such cell-stage is counted (corrected_cells).
+// Ghost cells, two per side: outflow repeats the edge cell, reflecting mirrors the cells
+// with the normal momentum negated, periodic wraps; here they are index arithmetic.
+// Time step: dt = cfl / max_cells sum_a (|u_a| + c) / dx_a.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "sim/core/Parameter.hpp"
+#include "sim/core/Types.hpp"
+#include "tests/model/Tracked.hpp"
+
+namespace fluxview::model {
+
+// Conserved state of every cell, x fastest: rho, mom_x, mom_y, mom_z, E, rho_c.
+using FvState = std::array<std::vector<Tracked>, 6>;
+inline const char* const kFvConserved[6] = {"rho", "mom_x", "mom_y", "mom_z", "E", "rho_c"};
+
+class FvModel {
+ public:
+  enum class Bc { outflow, reflecting, periodic };
+  enum class Riemann { llf, hll, hllc };
+  using Vars = std::array<Tracked, 6>;
+
+  std::array<int, 3> n{1, 1, 1};
+  std::array<long double, 3> spacing{1, 1, 1};
+  long double gamma = 1.4L, theta = 1.5L, rho_floor = 0, p_floor = 0, cfl = 0.4L;
+  bool plm = true;
+  bool tracer = false;
+  Riemann riemann = Riemann::hllc;
+  Bc bc[3][2] = {};
+
+  static FvModel from(const ParamSet& p, Precision precision) {
+    FvModel m;
+    const char* nk[3] = {"grid.nx", "grid.ny", "grid.nz"};
+    const char* lk[3] = {"grid.lx", "grid.ly", "grid.lz"};
+    const char* ax[3] = {"x", "y", "z"};
+    for (int a = 0; a < 3; ++a) {
+      m.n[a] = int(p.get_int(nk[a]));
+      m.spacing[a] = (long double)p.get_real(lk[a]) / m.n[a];
+      for (int s = 0; s < 2; ++s) {
+        // The most specific key that is not "inherit" (docs/fv.md, Boundaries).
+        std::string v = p.get_string(std::string("fv.bc_") + ax[a] + (s ? "max" : "min"));
+        if (v == "inherit") v = p.get_string(std::string("fv.bc_") + ax[a]);
+        if (v == "inherit") v = p.get_string("fv.bc");
+        m.bc[a][s] = v == "periodic"     ? Bc::periodic
+                     : v == "reflecting" ? Bc::reflecting
+                                         : Bc::outflow;
+      }
+    }
+    m.gamma = p.get_real("fv.gamma");
+    m.theta = p.get_real("fv.theta");
+    m.plm = p.get_string("fv.reconstruction") == "plm";
+    const std::string r = p.get_string("fv.riemann");
+    m.riemann = r == "llf" ? Riemann::llf : r == "hll" ? Riemann::hll : Riemann::hllc;
+    m.rho_floor = p.get_real("fv.rho_floor");
+    m.p_floor = p.get_real("fv.p_floor");
+    m.cfl = p.get_real("fv.cfl");
+    m.tracer = p.get_bool("fv.tracer");
+    m.single_precision = precision == Precision::f32;
+    return m;
+  }
+
+  std::int64_t cells() const { return std::int64_t(n[0]) * n[1] * n[2]; }
+  int vars() const { return tracer ? 6 : 5; }
+
+  struct StepResult {
+    FvState state;
+    int corrected = 0;  // cell-stages that took the fallback or the floors
+    int floored = 0;    // of those, the cell-stages that needed the floors
+    // The narrowest of the step's yes/no decisions (a reconstructed face state positive,
+    // a stage result admissible): the smallest |value - threshold| / magnitude. A
+    // comparison is only meaningful if the solver cannot have decided otherwise by
+    // rounding, i.e. if this is well above the bound times the unit roundoff.
+    long double closest_call = INFINITY;
+  };
+
+  // The step the solver should take from state u: cfl / max signal rate.
+  Tracked time_step(const FvState& u) const {
+    Tracked rate = Tracked(0);
+    for (std::int64_t c = 0; c < cells(); ++c) {
+      const Vars q = primitive(load(u, c));
+      const Tracked cs = sound_speed(q);
+      Tracked r = Tracked(0);
+      for (int a = 0; a < 3; ++a)
+        if (n[a] > 1) r = r + (abs(q[1 + a]) + cs) * inv_dx(a);
+      rate = max(rate, r);
+    }
+    return Tracked(cfl) / rate;  // the solver divides in double
+  }
+
+  StepResult step(const FvState& u0, double dt) const {
+    StepResult res;
+    const Tracked h = single_precision ? Tracked((long double)(float)dt) : Tracked((long double)dt);
+    // Stage 1: U1 = U + dt L(U).
+    const FvState u1 = stage(u0, u0, h, false, res);
+    // Stage 2: U' = 1/2 U + 1/2 (U1 + dt L(U1)).
+    res.state = stage(u0, u1, h, true, res);
+    return res;
+  }
+
+  // The derived fields of the snapshots (docs/fv.md): velocity, pressure, tracer c.
+  Tracked derived(const FvState& u, std::int64_t c, const std::string& name) const {
+    const Vars q = primitive(load(u, c));
+    if (name == "ux") return q[1];
+    if (name == "uy") return q[2];
+    if (name == "uz") return q[3];
+    if (name == "p") return q[4];
+    return q[5];  // tracer
+  }
+
+ private:
+  bool single_precision = false;
+
+  // Parameters as the solver holds them: converted to its precision (one rounding).
+  Tracked g() const { return rounded(gamma, 1); }
+  // 1/dx: L/n and its inverse in double, converted to the solver's precision.
+  Tracked inv_dx(int a) const { return rounded(1 / spacing[a], 3); }
+
+  Vars load(const FvState& u, std::int64_t c) const {
+    Vars v;
+    for (int m = 0; m < 6; ++m) v[m] = m < vars() ? u[m][c] : Tracked(0);
+    return v;
+  }
+
+  std::int64_t index(const int q[3]) const {
+    return (std::int64_t(q[2]) * n[1] + q[1]) * n[0] + q[0];
+  }
+
+  // The conserved state of the cell `s` cells from `idx` along axis a, ghosts by the
+  // boundary conditions.
+  Vars neighbour(const FvState& u, const int idx[3], int a, int s) const {
+    int q[3] = {idx[0], idx[1], idx[2]};
+    q[a] += s;
+    bool flip = false;
+    if (q[a] < 0 || q[a] >= n[a]) {
+      const int side = q[a] < 0 ? 0 : 1;
+      const int layer = side == 0 ? -1 - q[a] : q[a] - n[a];  // 0 next to the interior
+      switch (bc[a][side]) {
+        case Bc::periodic:
+          q[a] = ((q[a] % n[a]) + n[a]) % n[a];
+          break;
+        case Bc::outflow:
+          q[a] = side == 0 ? 0 : n[a] - 1;
+          break;
+        case Bc::reflecting:
+          q[a] = side == 0 ? layer : n[a] - 1 - layer;
+          flip = true;
+          break;
+      }
+    }
+    Vars v = load(u, index(q));
+    if (flip) v[1 + a] = -v[1 + a];
+    return v;
+  }
+
+  Vars primitive(const Vars& u) const {
+    Vars q;
+    const Tracked rho = max(u[0], rounded(rho_floor, 1));
+    q[0] = rho;
+    for (int a = 0; a < 3; ++a) q[1 + a] = u[1 + a] / rho;
+    const Tracked kinetic = Tracked(0.5) * (u[1] * u[1] + u[2] * u[2] + u[3] * u[3]) / rho;
+    q[4] = max((g() - Tracked(1)) * (u[4] - kinetic), rounded(p_floor, 1));
+    q[5] = u[5] / rho;
+    return q;
+  }
+
+  Vars conserved(const Vars& q) const {
+    Vars u;
+    u[0] = q[0];
+    for (int a = 0; a < 3; ++a) u[1 + a] = q[0] * q[1 + a];
+    u[4] =
+        q[4] / (g() - Tracked(1)) + Tracked(0.5) * q[0] * (q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    u[5] = q[0] * q[5];
+    return u;
+  }
+
+  Tracked sound_speed(const Vars& q) const { return sqrt(g() * q[4] / q[0]); }
+
+  static long double sgn(long double x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
+  // Eq. (11).
+  static Tracked minmod(const Tracked& a, const Tracked& b, const Tracked& c) {
+    const long double f = 0.25L * (sgn(a.v) + sgn(b.v)) * std::fabs(sgn(a.v) + sgn(c.v));
+    if (f == 0) return Tracked(0);
+    return Tracked(f) * min(abs(a), min(abs(b), abs(c)));
+  }
+  Tracked slope(const Tracked& dm, const Tracked& dp) const {
+    const Tracked t = rounded(theta, 1);
+    return minmod(t * dm, t * dp, Tracked(0.5) * (dm + dp));
+  }
+
+  void note_decision(const Tracked& x, const Tracked& threshold, StepResult& res) const {
+    const long double m = std::max(x.mag, threshold.mag);
+    if (m > 0) res.closest_call = std::min(res.closest_call, std::fabs(x.v - threshold.v) / m);
+  }
+
+  // Physical flux along axis a (eqs. 3-5) of primitive state q.
+  Vars physical_flux(const Vars& q, int a) const {
+    const Vars u = conserved(q);
+    Vars f;
+    const Tracked un = q[1 + a];
+    for (int m = 0; m < 6; ++m) f[m] = u[m] * un;
+    f[1 + a] = f[1 + a] + q[4];
+    f[4] = (u[4] + q[4]) * un;
+    return f;
+  }
+
+  // The Riemann flux along axis a between face states L and R (primitives).
+  Vars riemann_flux(const Vars& L, const Vars& R, int a) const {
+    const Vars uL = conserved(L), uR = conserved(R);
+    const Vars fL = physical_flux(L, a), fR = physical_flux(R, a);
+    const Tracked cL = sound_speed(L), cR = sound_speed(R);
+    const Tracked vL = L[1 + a], vR = R[1 + a];
+    Vars f;
+    if (riemann == Riemann::llf) {
+      // Eq. (12): F = 1/2 (F_L + F_R - lambda_0 (U_R - U_L)), lambda_0 = max |u| + c.
+      const Tracked l0 = max(abs(vL) + cL, abs(vR) + cR);
+      for (int m = 0; m < 6; ++m) f[m] = Tracked(0.5) * (fL[m] + fR[m] - l0 * (uR[m] - uL[m]));
+      return f;
+    }
+    const Tracked sL = min(vL - cL, vR - cR), sR = max(vL + cL, vR + cR);
+    if (sL.v >= 0) return fL;
+    if (sR.v <= 0) return fR;
+    if (riemann == Riemann::hll) {
+      // Toro (10.21): the flux of the single intermediate state.
+      for (int m = 0; m < 6; ++m)
+        f[m] = (sR * fL[m] - sL * fR[m] + sL * sR * (uR[m] - uL[m])) / (sR - sL);
+      return f;
+    }
+    // HLLC, Toro (10.37)-(10.39): the contact speed, then the star state of the side of
+    // the face.
+    const Tracked mL = L[0] * (sL - vL), mR = R[0] * (sR - vR);
+    const Tracked sM = (R[4] - L[4] + mL * vL - mR * vR) / (mL - mR);
+    const bool left = sM.v >= 0;
+    const Vars& q = left ? L : R;
+    const Vars& uK = left ? uL : uR;
+    const Vars& fK = left ? fL : fR;
+    const Tracked sK = left ? sL : sR, vK = left ? vL : vR;
+    const Tracked factor = q[0] * (sK - vK) / (sK - sM);
+    Vars star;
+    star[0] = factor;
+    for (int b = 0; b < 3; ++b) star[1 + b] = factor * (b == a ? sM : q[1 + b]);
+    star[4] = factor * (uK[4] / q[0] + (sM - vK) * (sM + q[4] / (q[0] * (sK - vK))));
+    star[5] = factor * q[5];
+    for (int m = 0; m < 6; ++m) f[m] = fK[m] + sK * (star[m] - uK[m]);
+    return f;
+  }
+
+  // Flux through the face between the cells at offsets `left` and left + 1 from idx
+  // along axis a (left = -1: the face below the cell, 0: the one above), from the
+  // stencil of four cells around it.
+  Vars face_flux(const FvState& u, const int idx[3], int a, int left, bool first_order,
+                 StepResult& res) const {
+    Vars q[4];
+    for (int s = 0; s < 4; ++s) q[s] = primitive(neighbour(u, idx, a, left - 1 + s));
+    Vars L = q[1], R = q[2];
+    if (plm && !first_order) {
+      for (int m = 0; m < 6; ++m) {
+        L[m] = q[1][m] + Tracked(0.5) * slope(q[1][m] - q[0][m], q[2][m] - q[1][m]);
+        R[m] = q[2][m] - Tracked(0.5) * slope(q[2][m] - q[1][m], q[3][m] - q[2][m]);
+      }
+      for (const Tracked* x : {&L[0], &L[4], &R[0], &R[4]}) note_decision(*x, Tracked(0), res);
+      if (!(L[0].v > 0 && L[4].v > 0 && R[0].v > 0 && R[4].v > 0)) {
+        L = q[1];
+        R = q[2];
+      }
+    }
+    return riemann_flux(L, R, a);
+  }
+
+  // L(U) at a cell: the flux differences along x, then y, then z.
+  Vars rate_of_change(const FvState& u, const int idx[3], bool first_order, StepResult& res) const {
+    Vars l;
+    for (auto& x : l) x = Tracked(0);
+    for (int a = 0; a < 3; ++a) {
+      if (n[a] == 1) continue;
+      const Vars lo = face_flux(u, idx, a, -1, first_order, res);
+      const Vars hi = face_flux(u, idx, a, 0, first_order, res);
+      for (int m = 0; m < 6; ++m) l[m] = l[m] + (lo[m] - hi[m]) * inv_dx(a);
+    }
+    return l;
+  }
+
+  // rho > rho_floor and p > p_floor, p from the conserved state without floors.
+  bool admissible(const Vars& u, StepResult& res) const {
+    const Tracked rf = rounded(rho_floor, 1), pf = rounded(p_floor, 1);
+    note_decision(u[0], rf, res);
+    if (!(u[0].v > rf.v)) return false;
+    const Tracked p = (g() - Tracked(1)) *
+                      (u[4] - Tracked(0.5) * (u[1] * u[1] + u[2] * u[2] + u[3] * u[3]) / u[0]);
+    note_decision(p, pf, res);
+    return p.v > pf.v;
+  }
+
+  // One stage: out = U + dt L(in) (stage 1, in = U) or 1/2 U + 1/2 (in + dt L(in)).
+  FvState stage(const FvState& u0, const FvState& in, const Tracked& h, bool second,
+                StepResult& res) const {
+    FvState out;
+    for (auto& f : out) f.assign(cells(), Tracked(0));
+    auto combine = [&](std::int64_t c, const Vars& l) {
+      Vars r;
+      for (int m = 0; m < 6; ++m) {
+        if (m >= vars()) {
+          r[m] = Tracked(0);
+          continue;
+        }
+        const Tracked advanced = in[m][c] + h * l[m];
+        r[m] = second ? Tracked(0.5) * u0[m][c] + Tracked(0.5) * advanced : advanced;
+      }
+      return r;
+    };
+    for (int k = 0; k < n[2]; ++k)
+      for (int j = 0; j < n[1]; ++j)
+        for (int i = 0; i < n[0]; ++i) {
+          const int idx[3] = {i, j, k};
+          const std::int64_t c = index(idx);
+          Vars r = combine(c, rate_of_change(in, idx, false, res));
+          if (!admissible(r, res)) {
+            ++res.corrected;
+            r = combine(c, rate_of_change(in, idx, true, res));
+            if (!admissible(r, res)) {
+              ++res.floored;
+              r = conserved(primitive(r));
+            }
+          }
+          for (int m = 0; m < vars(); ++m) out[m][c] = r[m];
+        }
+    return out;
+  }
+};
+
+}  // namespace fluxview::model
