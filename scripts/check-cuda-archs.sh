@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Compiles every CUDA source of the project for the oldest and the newest architecture of the
+# portable default list (cmake/FluxviewCudaArchitectures.cmake), so that a kernel using a
+# feature the oldest lacks (cp.async before sm_80, say) without a fallback, or code the newest
+# refuses, fails here and not on a user's machine.
+#   oldest: native code (nvcc -c for sm_XX runs ptxas, which is what rejects a missing feature)
+#   newest: PTX only (the front end and NVVM; quick)
+# usage: check-cuda-archs.sh BUILD_DIR   (a configured build with CUDA and compile_commands.json)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:?usage: check-cuda-archs.sh BUILD_DIR}
+db="$build/compile_commands.json"
+[ -f "$db" ] || { echo "check-cuda-archs: $db not found: configure $build first" >&2; exit 2; }
+
+list=$(sed -n 's/^set(FLUXVIEW_PORTABLE_CUDA_ARCHITECTURES \(.*\))$/\1/p' cmake/FluxviewCudaArchitectures.cmake)
+nums=$(echo "$list" | tr ' ' '\n' | sed 's/-.*//' | sort -n)
+oldest=$(echo "$nums" | head -1)
+newest=$(echo "$nums" | tail -1)
+[ -n "$oldest" ] && [ -n "$newest" ] || { echo "check-cuda-archs: cannot read the portable list" >&2; exit 2; }
+
+# Each CUDA compile command of the build, with its architecture flags replaced.
+mapfile -t cmds < <(python3 - "$db" <<'PY'
+import json, shlex, sys
+for e in json.load(open(sys.argv[1])):
+    if not e["file"].endswith(".cu"):
+        continue
+    args = e.get("arguments") or shlex.split(e["command"])
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+            continue
+        if a in ("-o", "-MF", "-MT"):
+            skip = True
+            continue
+        if a.startswith(("--generate-code", "-gencode", "-arch", "--gpu-architecture", "-MD")):
+            continue
+        out.append(a)
+    print(e["directory"] + "\t" + e["file"] + "\t" + shlex.join(out))
+PY
+)
+[ ${#cmds[@]} -gt 0 ] || { echo "check-cuda-archs: no .cu file in $db (a build without CUDA?)" >&2; exit 2; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+jobs=$(nproc)
+fail=0
+compile() {  # dir file cmd flags... -> output
+  local dir=$1 file=$2 cmd=$3 what=$4; shift 4
+  local log="$tmp/$(echo "$file-$what" | tr '/' '_').log"
+  if (cd "$dir" && eval "$cmd" "$@") >"$log" 2>&1; then
+    echo "  ok    $what  ${file#$PWD/}"
+  else
+    echo "  FAIL  $what  ${file#$PWD/}"
+    sed 's/^/        /' "$log" | head -20
+    return 1
+  fi
+}
+export -f compile
+export tmp
+echo "check-cuda-archs: ${#cmds[@]} CUDA sources for sm_$oldest (native code) and compute_$newest (PTX)"
+i=0
+pids=()
+for line in "${cmds[@]}"; do
+  IFS=$'\t' read -r dir file cmd <<<"$line"
+  for kind in old new; do
+    if [ $kind = old ]; then
+      compile "$dir" "$file" "$cmd" "sm_$oldest" -arch=sm_$oldest -c -o "$tmp/$i.o" &
+    else
+      compile "$dir" "$file" "$cmd" "compute_$newest" -arch=compute_$newest -ptx -o "$tmp/$i.ptx" &
+    fi
+    pids+=($!)
+    i=$((i + 1))
+    if [ ${#pids[@]} -ge "$jobs" ]; then
+      wait "${pids[0]}" || fail=1
+      pids=("${pids[@]:1}")
+    fi
+  done
+done
+for p in "${pids[@]}"; do wait "$p" || fail=1; done
+if [ $fail -ne 0 ]; then
+  echo "check-cuda-archs: a CUDA source does not build for an architecture of the default list;"
+  echo "  give the kernel a fallback for it (#if __CUDA_ARCH__ >= ...) or change the list in"
+  echo "  cmake/FluxviewCudaArchitectures.cmake and say why there"
+  exit 1
+fi
+echo "check-cuda-archs: every CUDA source builds for sm_$oldest and compute_$newest"
