@@ -1,9 +1,12 @@
 #include "app/RunProgress.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <string_view>
+#include <vector>
 
 #include "sim/core/Grid.hpp"
 #include "sim/core/Scenario.hpp"

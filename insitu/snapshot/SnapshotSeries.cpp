@@ -1,5 +1,6 @@
 #include "insitu/snapshot/SnapshotSeries.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <iomanip>

@@ -14,6 +14,7 @@
 //
 // A step moves one scalar (the next CFL rate, 8 bytes) from the device to the host; the
 // rate is reduced inside the last stage's kernel while it writes the new state.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
