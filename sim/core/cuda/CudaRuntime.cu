@@ -80,7 +80,7 @@ std::string current_device_unusable_reason() {
     cudaDeviceProp p{};
     cudaGetDeviceProperties(&p, d);
     cudaGetLastError();
-    char buf[512];
+    char buf[1024];
     if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction)
       std::snprintf(buf, sizeof buf,
                     "the %s has compute capability %d.%d, but this build holds GPU code only "
@@ -98,10 +98,10 @@ std::string current_device_unusable_reason() {
 std::string device_description(int device) {
   cudaDeviceProp p{};
   FLUXVIEW_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "%s (sm_%d%d, %.1f GiB)", p.name, p.major, p.minor,
-                double(p.totalGlobalMem) / (1 << 30));
-  return buf;
+  char size[64];
+  std::snprintf(size, sizeof size, "%.1f GiB", double(p.totalGlobalMem) / (1 << 30));
+  return std::string(p.name) + " (sm_" + std::to_string(p.major) + std::to_string(p.minor) +
+         ", " + size + ")";
 }
 
 void memory_info(std::size_t& free_bytes, std::size_t& total_bytes) {
