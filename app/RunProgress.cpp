@@ -89,26 +89,30 @@ double RunProgress::expected_steps() const {
   return double(plan_.max_steps);
 }
 
+double RunProgress::snapshots() const {
+  // The first, one every snapshot_every steps, and the last where it is not one of those.
+  const double steps = expected_steps();
+  if (steps <= 0) return 1;
+  if (plan_.snapshot_every <= 0) return 2;
+  const double periodic = std::floor(steps / double(plan_.snapshot_every));
+  return 1 + periodic + (std::fmod(steps, double(plan_.snapshot_every)) != 0 ? 1 : 0);
+}
+
 double RunProgress::output_bytes() const {
   const double steps = expected_steps();
-  // The first and last snapshots, and one every snapshot_every steps between.
-  const double snapshots =
-      plan_.snapshot_every > 0 ? std::floor(steps / double(plan_.snapshot_every)) + 2 : 2;
   const double checkpoints =
       plan_.checkpoint_every > 0
           ? std::min<double>(plan_.checkpoints_kept,
                              std::floor(steps / double(plan_.checkpoint_every)))
           : 0;
-  return snapshots * snapshot_bytes_ + checkpoints * checkpoint_bytes_;
+  return snapshots() * snapshot_bytes_ + checkpoints * checkpoint_bytes_;
 }
 
 std::string RunProgress::output_summary() const {
-  const double steps = expected_steps();
-  const double snapshots =
-      plan_.snapshot_every > 0 ? std::floor(steps / double(plan_.snapshot_every)) + 2 : 2;
   char b[160];
-  std::snprintf(b, sizeof b, "up to %.0f snapshots of %s, about %s in all", snapshots,
-                format_bytes(snapshot_bytes_).c_str(), format_bytes(output_bytes()).c_str());
+  std::snprintf(b, sizeof b, "%s%.0f snapshots of %s, about %s in all",
+                plan_.until > 0 ? "about " : "", snapshots(), format_bytes(snapshot_bytes_).c_str(),
+                format_bytes(output_bytes()).c_str());
   return b;
 }
 

@@ -37,9 +37,11 @@ class RunProgress {
   // Bytes of one snapshot and of all the run will write (snapshots and checkpoints).
   double snapshot_bytes() const { return snapshot_bytes_; }
   double output_bytes() const;
+  // Snapshots the run will write (estimated for runs bounded by time).
+  double snapshots() const;
   // The steps the run will take (estimated from dt for runs bounded by time).
   double expected_steps() const;
-  // One line for the start-of-run banner: "41 snapshots of 134 MB (about 5.6 GB)".
+  // For the start-of-run banner: "41 snapshots of 134 MB, about 5.6 GB in all".
   std::string output_summary() const;
 
   // After each stretch of steps: `steps_run` steps since the start, `stepping_seconds` of

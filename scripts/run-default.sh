@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages, builds fluxview and runs the default scenario: the GUI
 # where a display exists, otherwise headless, printing where the output went.
+# The build is for this machine: CUDA code for the GPU found here, or for the portable list
+# of architectures where there is none (cmake/FluxviewCudaArchitectures.cmake); only the
+# executable is built (scripts/test.sh builds and runs the tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake --preset default
-cmake --build --preset default -j"$(nproc)"
+cmake --build --preset default -j"$(nproc)" --target fluxview
 exec ./build/app/fluxview "$@"
