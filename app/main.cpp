@@ -6,6 +6,8 @@
 
 #include "app/Commands.hpp"
 #include "app/GuiEntry.hpp"
+#include "fileio/FileError.hpp"
+#include "fileio/Folders.hpp"
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/Parallel.hpp"
 #include "sim/core/Scenario.hpp"
@@ -25,6 +27,21 @@ void add_scenario_options(CLI::App* c, RunOptions& o) {
   c->add_option("--precision", o.precision, "float or double")->default_val("double");
   c->add_option("--mpi-dims", o.mpi_dims,
                 "under mpirun: ranks per axis X,Y,Z (default: MPI_Dims_create, most ranks on z)");
+}
+
+// What the GUI is asked to do at its end is checked before a window opens: a frame
+// count given must be 1 or more (0 would never end), a screenshot must have a writable
+// file name.
+void check_gui_options(const GuiOptions& o, bool frames_given) {
+  if (frames_given)
+    check_count("--exit-after-frames", o.exit_after_frames, 1, kMaxCount,
+                "leave the option out to run until the window is closed");
+  if (!o.screenshot.empty()) try {
+      check_file_writable(o.screenshot);
+    } catch (const FileError& e) {
+      throw ConfigError("--screenshot " + o.screenshot + ": " + e.what() +
+                        "; allowed: a PNG file name in a writable folder");
+    }
 }
 
 }  // namespace
@@ -60,24 +77,24 @@ int main(int argc, char** argv) {
   run->add_option("--output", run_o.output, "output directory (default: fluxview-out/SCENARIO)");
   run->add_option("--checkpoint-every", run_o.checkpoint_every,
                   "write an HDF5 checkpoint every N steps (0: none)");
+  run->add_option("--checkpoint-keep", run_o.checkpoint_keep,
+                  "how many of the newest checkpoints stay on disk (default: 2)");
   run->add_option("--checkpoint-dir", run_o.checkpoint_dir,
                   "folder of the checkpoints (default: the output folder)");
   run->add_option("--restart", run_o.restart,
-                  "continue the run saved in this checkpoint (SCENARIO is then ignored)");
+                  "continue the run saved in this checkpoint (its scenario and precision)");
   run->add_flag("--headless", run_o.headless, "never open a window (runs are headless already)");
   run->add_flag("--quiet", run_o.quiet, "print only where the output went");
   run->add_option("--catalyst", run_o.catalyst_scripts,
                   "run this ParaView Catalyst Python script (repeatable)")
       ->allow_extra_args(false);
   run->add_option("--catalyst-every", run_o.catalyst_every,
-                  "offer the state to Catalyst every N steps")
-      ->check(CLI::PositiveNumber);
+                  "offer the state to Catalyst every N steps");
   run->add_option("--catalyst-on-error", run_o.catalyst_on_error,
                   "when a Catalyst script fails: stop the run, or continue without that script")
       ->check(CLI::IsMember({"stop", "continue"}));
   run->add_option("--render-every", run_o.render_every,
-                  "draw a PNG frame every N steps (headless, through EGL)")
-      ->check(CLI::NonNegativeNumber);
+                  "draw a PNG frame every N steps (headless, through EGL)");
   run->add_option("--render-dir", run_o.render_dir,
                   "folder of the frames (default: OUTPUT/frames)");
   run->add_option("--render-field", run_o.render_field,
@@ -99,8 +116,8 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   gui->add_option("--backend", gui_o.backend, "cpu or cuda");
   gui->add_option("--precision", gui_o.precision, "float or double")->default_val("double");
-  gui->add_option("--exit-after-frames", gui_o.exit_after_frames,
-                  "close after N frames (for scripted checks)");
+  auto* exit_after = gui->add_option("--exit-after-frames", gui_o.exit_after_frames,
+                                     "close after N frames (for scripted checks)");
   gui->add_option("--screenshot", gui_o.screenshot, "save the last frame to this PNG");
 
   try {
@@ -111,6 +128,13 @@ int main(int argc, char** argv) {
 
   try {
     if (*list) return list_command(list_params, list_scenario);
+    // Whether SCENARIO and --precision were given, not defaulted: a restart refuses others.
+    for (auto [command, o] : {std::pair{run, &run_o}, std::pair{bench, &bench_o}}) {
+      o->scenario_given = command->count("SCENARIO") > 0;
+      o->precision_given = command->count("--precision") > 0;
+    }
+    if (*bench) check_bench_options(bench_o);
+    if (*gui) check_gui_options(gui_o, exit_after->count() > 0);
     for (const RunOptions* o : {&run_o, &bench_o})
       if (!o->mpi_dims.empty()) parallel::set_requested_dims(parse_mpi_dims(o->mpi_dims));
     if (*run) return run_command(run_o);

@@ -6,7 +6,7 @@
 #include <ostream>
 #include <stdexcept>
 
-#include "insitu/snapshot/AtomicFile.hpp"
+#include "fileio/AtomicFile.hpp"
 #include "render/Image.hpp"
 
 namespace fluxview::render {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "insitu/snapshot/AtomicFile.hpp"
+#include "fileio/Folders.hpp"
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/Health.hpp"
 #include "sim/core/SolverFamily.hpp"

@@ -4,7 +4,7 @@
 #include <iomanip>
 #include <sstream>
 
-#include "insitu/snapshot/AtomicFile.hpp"
+#include "fileio/AtomicFile.hpp"
 
 namespace fluxview {
 
