@@ -196,6 +196,9 @@ constexpr double kHeartbeatSeconds = 10;
 int run_command(const RunOptions& o) {
   // Under MPI every rank runs this; only the root prints and writes run.json.
   const bool quiet = o.quiet || !parallel::is_root();
+  // A signal during the set-up ends the run at its first step, like one later on.
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
   // Everything that can be wrong with the input is found here, before any output.
   // A restart's headers are read here (every piece, on any number of ranks); its arrays
   // once the solver has split the grid, still before any output.
@@ -284,8 +287,6 @@ int run_command(const RunOptions& o) {
   const RunFolders locked(folders, quiet);
 
   CheckpointRing checkpoints(checkpoint_dir, o.checkpoint_keep);
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
 
   SnapshotSeries series(
       dir, restart ? earlier_snapshots(dir, sc, *solver, quiet) : std::vector<SnapshotRecord>{});

@@ -12,7 +12,9 @@
 //                         fails too once the limit is reached (delayed allocation);
 //                         eio: the same with EIO;
 //                         kill: the process is killed by SIGKILL at the limit, leaving
-//                         the file half written.
+//                         the file half written;
+//                         fsync: every write goes through, but fsync of such a file fails
+//                         with EIO (a write-back error only the sync reports).
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -48,14 +50,19 @@ static long long* bytes_left(void) {
   return &g_left;
 }
 
+static int action_is(const char* name);
+
 static int fault_errno(void) {
+  return action_is("eio") || action_is("fsync") ? EIO : ENOSPC;
+}
+
+static int action_is(const char* name) {
   const char* a = getenv("FLUXVIEW_FAULT_ACTION");
-  return a && strcmp(a, "eio") == 0 ? EIO : ENOSPC;
+  return a && strcmp(a, name) == 0;
 }
 
 static int kills(void) {
-  const char* a = getenv("FLUXVIEW_FAULT_ACTION");
-  return a && strcmp(a, "kill") == 0;
+  return action_is("kill");
 }
 
 static int matches(int fd) {
@@ -72,7 +79,7 @@ static int matches(int fd) {
 // How many of `count` bytes may go to `fd`: all of them, fewer (the limit cuts the write
 // short), or none (-1 with errno set, or the process killed).
 static ssize_t allowed(int fd, size_t count) {
-  if (count == 0 || !matches(fd)) return (ssize_t)count;
+  if (count == 0 || action_is("fsync") || !matches(fd)) return (ssize_t)count;
   long long* left = bytes_left();
   long long have = __atomic_load_n(left, __ATOMIC_SEQ_CST);
   for (;;) {
@@ -156,6 +163,7 @@ ssize_t pwritev(int fd, const struct iovec* iov, int iovcnt, off_t offset) {
 }
 
 static int sync_fails(int fd) {
+  if (action_is("fsync")) return matches(fd);
   return matches(fd) && __atomic_load_n(bytes_left(), __ATOMIC_SEQ_CST) <= 0 && !kills();
 }
 
