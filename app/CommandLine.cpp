@@ -52,8 +52,8 @@ CommandLineParser::CommandLineParser() {
   RunOptions& r = l.run;
   run_ = cli_.add_subcommand("run", "run a scenario headless, writing snapshots and run.json");
   add_scenario_options(run_, r);
-  auto* steps = run_->add_option("--steps", r.steps,
-                                 "steps to run (default: to the scenario's run.steps or run.until)");
+  auto* steps = run_->add_option(
+      "--steps", r.steps, "steps to run (default: to the scenario's run.steps or run.until)");
   auto* until = run_->add_option("--until", r.until, "simulated time to run to, in s");
   steps->excludes(until);
   run_->add_option("--every", r.every, "write a snapshot every N steps (0: first and last only)");

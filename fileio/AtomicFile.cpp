@@ -117,19 +117,30 @@ void write_file_atomic(const fs::path& path, const std::function<void(std::ostre
   }
 }
 
+StagedFile::StagedFile(fs::path path) : path_(std::move(path)), tmp_(temporary_path(path_)) {}
+
+StagedFile::~StagedFile() {
+  if (!committed_) remove_quietly(tmp_);
+}
+
+void StagedFile::write(const std::function<void(const fs::path&)>& write,
+                       const std::function<void(const fs::path&)>& verify) {
+  write(tmp_);
+  sync_file(tmp_, path_);
+  if (verify) verify(tmp_);
+}
+
+void StagedFile::commit() {
+  replace(tmp_, path_);
+  committed_ = true;
+}
+
 void write_file_atomic_by_name(const fs::path& path,
                                const std::function<void(const fs::path&)>& write,
                                const std::function<void(const fs::path&)>& verify) {
-  const fs::path tmp = temporary_path(path);
-  try {
-    write(tmp);
-    sync_file(tmp, path);
-    if (verify) verify(tmp);
-    replace(tmp, path);
-  } catch (...) {
-    remove_quietly(tmp);
-    throw;
-  }
+  StagedFile staged(path);
+  staged.write(write, verify);
+  staged.commit();
 }
 
 }  // namespace fluxview

@@ -26,6 +26,25 @@ void write_file_atomic_by_name(
     const std::function<void(const std::filesystem::path& temporary)>& write,
     const std::function<void(const std::filesystem::path& temporary)>& verify = {});
 
+// The two halves of write_file_atomic_by_name, for writers that must all succeed before
+// any of their files replaces an older one (the pieces of a checkpoint under MPI, one a
+// rank): write() makes, syncs and verifies the temporary, commit() renames it over the
+// target and syncs the folder. A temporary not committed is removed with the object.
+class StagedFile {
+ public:
+  explicit StagedFile(std::filesystem::path path);
+  ~StagedFile();
+  StagedFile(const StagedFile&) = delete;
+  StagedFile& operator=(const StagedFile&) = delete;
+  void write(const std::function<void(const std::filesystem::path& temporary)>& write,
+             const std::function<void(const std::filesystem::path& temporary)>& verify = {});
+  void commit();
+
+ private:
+  std::filesystem::path path_, tmp_;
+  bool committed_ = false;
+};
+
 // The temporary `path` is written to: PATH.tmp-PID.
 std::filesystem::path temporary_path(const std::filesystem::path& path);
 // The process id in the name of such a temporary ("run.json.tmp-4711" -> 4711); nothing

@@ -651,11 +651,16 @@ void write_checkpoint(const std::filesystem::path& path, const Scenario& scenari
   start_hdf5();
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   // Under MPI every rank writes its own piece (its box of the grid, same format): to a
-  // temporary, synced, read back and checked, and only then renamed into place.
+  // temporary, synced, read back and checked; only when every rank's piece is, does any
+  // replace an older file, so a failure on one rank leaves no partial set.
   const std::filesystem::path target = checkpoint_piece_path(path);
-  write_file_atomic_by_name(
-      target, [&](const std::filesystem::path& tmp) { write_piece_file(tmp, target, c, piece); },
-      [&](const std::filesystem::path& tmp) { verify_piece_file(tmp, target, c, piece); });
+  StagedFile staged(target);
+  on_every_rank([&] {
+    staged.write(
+        [&](const std::filesystem::path& tmp) { write_piece_file(tmp, target, c, piece); },
+        [&](const std::filesystem::path& tmp) { verify_piece_file(tmp, target, c, piece); });
+  });
+  on_every_rank([&] { staged.commit(); });
 }
 
 Checkpoint open_checkpoint(const std::filesystem::path& path) {

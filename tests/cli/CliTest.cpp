@@ -183,10 +183,11 @@ TEST(Cli, AFolderWithoutWritePermissionIsRefusedWithTheOperatingSystemsReason) {
   fs::permissions(locked, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
                               fs::perms::group_exec | fs::perms::others_read |
                               fs::perms::others_exec);
-  const Result r = run_fluxview("run heat/hot-spot --backend cpu --set grid.n=8 --steps 1 "
-                                "--output " +
-                                    (locked / "out").string(),
-                                as_user);
+  const Result r = run_fluxview(
+      "run heat/hot-spot --backend cpu --set grid.n=8 --steps 1 "
+      "--output " +
+          (locked / "out").string(),
+      as_user);
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("--output " + (locked / "out").string()), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Permission denied"), std::string::npos) << r.out;
@@ -202,7 +203,8 @@ TEST(Cli, WhatTheGuiIsAskedAtItsEndIsCheckedBeforeAWindowOpens) {
     std::string args, message;
   };
   const Case cases[] = {
-      {"--exit-after-frames 0", "--exit-after-frames 0 is out of range; allowed: an integer in [1,"},
+      {"--exit-after-frames 0",
+       "--exit-after-frames 0 is out of range; allowed: an integer in [1,"},
       {"--exit-after-frames -3", "--exit-after-frames -3 is out of range"},
       {"--screenshot " + folder.string(),
        "--screenshot " + folder.string() + ": '" + folder.string() + "' is a folder"},

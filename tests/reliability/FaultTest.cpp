@@ -93,10 +93,10 @@ std::vector<std::int64_t> series_steps(const fs::path& d) {
 
 struct CheckpointFault {
   std::string name;
-  std::string action;     // enospc, eio, fsync (see FaultInjection.c)
-  long long after;        // bytes that still go through
-  bool from_file_size;    // `after` counts from the size of a whole checkpoint file
-  std::string os_error;   // what the message must say
+  std::string action;    // enospc, eio, fsync (see FaultInjection.c)
+  long long after;       // bytes that still go through
+  bool from_file_size;   // `after` counts from the size of a whole checkpoint file
+  std::string os_error;  // what the message must say
 };
 
 void PrintTo(const CheckpointFault& c, std::ostream* os) {
@@ -110,7 +110,8 @@ class CheckpointFaults : public ::testing::TestWithParam<CheckpointFault> {};
 TEST_P(CheckpointFaults, StopTheRunWithExitOneNamingTheFileAndKeepThePreviousCheckpoint) {
   const CheckpointFault& c = GetParam();
   long long after = c.after;
-  if (c.from_file_size) after += std::int64_t(fs::file_size(straight_run() / "checkpoint_000040.h5"));
+  if (c.from_file_size)
+    after += std::int64_t(fs::file_size(straight_run() / "checkpoint_000040.h5"));
   const fs::path d = fresh(c.name);
   const auto r = run_fluxview(kRun + "--output " + d.string(),
                               fault_env("checkpoint_000020", after, c.action));
@@ -143,8 +144,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(Faults, AFullDiskAtASnapshotStopsTheRunNamingTheFileAndKeepsTheSeries) {
   const fs::path d = fresh("snapshot");
-  const auto r = run_fluxview(kRun + "--output " + d.string(),
-                              fault_env("snapshot_000020", 2000, "enospc"));
+  const auto r =
+      run_fluxview(kRun + "--output " + d.string(), fault_env("snapshot_000020", 2000, "enospc"));
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_NE(r.out.find("writing '" + (d / "snapshot_000020.vti").string() +
                        "' failed: No space left on device"),
@@ -207,12 +208,11 @@ TEST(Faults, ASecondRunIntoAFolderAnotherRunIsWritingIsRefusedNamingIt) {
   EXPECT_EQ(j["status"], "running");
   EXPECT_EQ(j["process"]["pid"], long(first));
 
-  const auto r = run_fluxview("run fv/sedov --backend cpu --set grid.n=8 --steps 2 --output " +
-                              d.string());
+  const auto r =
+      run_fluxview("run fv/sedov --backend cpu --set grid.n=8 --steps 2 --output " + d.string());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("--output " + d.string()), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("another fluxview run (process " + std::to_string(first)),
-            std::string::npos)
+  EXPECT_NE(r.out.find("another fluxview run (process " + std::to_string(first)), std::string::npos)
       << r.out;
   EXPECT_EQ(run_json(d)["scenario"], "heat/hot-wall") << "the refused run wrote run.json";
   EXPECT_FALSE(fs::exists(d / "snapshot_000002.vti"));
@@ -222,9 +222,10 @@ TEST(Faults, ASecondRunIntoAFolderAnotherRunIsWritingIsRefusedNamingIt) {
   EXPECT_FALSE(FolderLock::holder(d).has_value());
   EXPECT_EQ(run_json(d)["status"], "interrupted");
   // Once it has ended, the folder is free.
-  const auto again = run_fluxview("run fv/sedov --backend cpu --set grid.n=8 --steps 2 --quiet "
-                                  "--output " +
-                                  d.string());
+  const auto again = run_fluxview(
+      "run fv/sedov --backend cpu --set grid.n=8 --steps 2 --quiet "
+      "--output " +
+      d.string());
   EXPECT_EQ(again.code, 0) << again.out;
   fs::remove(log);
 }

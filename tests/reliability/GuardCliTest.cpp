@@ -43,8 +43,8 @@ nlohmann::json run_json(const fs::path& d) {
 // The step at which the blow-up is first seen when every step is checked.
 std::int64_t blow_up_step() {
   const fs::path d = fresh("every_step");
-  const auto r = run_fluxview(kBlowUp + "--set run.check_every=1 --steps 1000 --output " +
-                              d.string());
+  const auto r =
+      run_fluxview(kBlowUp + "--set run.check_every=1 --steps 1000 --output " + d.string());
   EXPECT_EQ(r.code, 3) << r.out;
   std::smatch m;
   const std::regex at("instability at step (\\d+)");
@@ -81,9 +81,9 @@ TEST(GuardCli, ARunThatGoesNonFiniteOnItsLastStepExitsThreeAndWritesNothingOfIt)
   EXPECT_NE(j["message"].get<std::string>().find(std::string("last good checkpoint: ")),
             std::string::npos);
   // Every checkpoint kept is finite: a restart from the last one is accepted.
-  const auto again = run_fluxview("run --restart " + (d / ck).string() +
-                                  " --backend cpu --steps 1 --quiet --output " +
-                                  fresh("from_last_good").string());
+  const auto again =
+      run_fluxview("run --restart " + (d / ck).string() +
+                   " --backend cpu --steps 1 --quiet --output " + fresh("from_last_good").string());
   EXPECT_NE(again.code, 2) << again.out;
 
   // One step less, and the run ends sound.
@@ -134,9 +134,9 @@ TEST(GuardCli, ARestartFromACheckpointThatIsNotFiniteOrNotAdmissibleIsRefused) {
     fs::path file;
     std::string says;
   };
-  for (const Case& c : {Case{bad_checkpoint("nan", "heat/hot-spot", NAN), "field T is nan"},
-                        Case{bad_checkpoint("negative", "fv/sedov", -1.0),
-                             "field rho is -1 (must be positive)"}}) {
+  for (const Case& c :
+       {Case{bad_checkpoint("nan", "heat/hot-spot", NAN), "field T is nan"},
+        Case{bad_checkpoint("negative", "fv/sedov", -1.0), "field rho is -1 (must be positive)"}}) {
     const fs::path out = fresh("refused_restart");
     const auto r = run_fluxview("run --restart " + c.file.string() +
                                 " --backend cpu --steps 2 --output " + out.string());

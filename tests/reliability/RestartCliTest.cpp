@@ -109,8 +109,7 @@ TEST(RestartCli, ARestartRefusesAnotherScenarioOrPrecisionAndATimeItHasPassed) {
        "--restart " + ck2 + ": the checkpoint is of heat/hot-spot, not of fv/sedov"},
       {"--restart " + ck2 + " --precision float",
        "--precision float: the checkpoint " + ck2 + " holds double state"},
-      {"--restart " + ck2 + " --until " + std::to_string(t2 / 2),
-       "the checkpoint is at t = "},
+      {"--restart " + ck2 + " --until " + std::to_string(t2 / 2), "the checkpoint is at t = "},
       // At the end of its run (4 steps) and told nothing more: nothing to run.
       {"--restart " + (a / "checkpoint_000004.h5").string(),
        "the checkpoint is at step 4, the end of its run (run.steps = 4); say how far to go on"},

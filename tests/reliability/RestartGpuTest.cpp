@@ -39,7 +39,8 @@ TEST_P(RestartGpu, ContinuesBitIdentically) {
   ASSERT_EQ(resumed->step(), straight->step());
   EXPECT_EQ(resumed->time(), straight->time());
   for (const FieldInfo& f : straight->fields())
-    EXPECT_EQ(gather_interior(straight->view(f.name)).bytes, gather_interior(resumed->view(f.name)).bytes)
+    EXPECT_EQ(gather_interior(straight->view(f.name)).bytes,
+              gather_interior(resumed->view(f.name)).bytes)
         << c.scenario << ": " << f.name;
 }
 
@@ -52,7 +53,8 @@ INSTANTIATE_TEST_SUITE_P(
                       RestartCase{"fv/sedov", {"grid.n=32"}, Precision::f64},
                       RestartCase{"fv/cloud-disruption", {"grid.n=32"}, Precision::f32}),
     [](const auto& info) {
-      std::string name = info.param.scenario + (info.param.precision == Precision::f64 ? "_double" : "_float");
+      std::string name =
+          info.param.scenario + (info.param.precision == Precision::f64 ? "_double" : "_float");
       for (char& ch : name)
         if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
       return name;
