@@ -455,6 +455,14 @@ int run_command(const RunOptions& o) {
     summary.message = e.what();
     code = kExitFailure;
     std::cerr << "fluxview: " << e.what() << (summary.message.ends_with('\n') ? "" : "\n");
+    // The state a pipeline failed on passed the guard: it is kept as the last snapshot.
+    try {
+      if (checked_step == solver->step() &&
+          (series.records().empty() || series.records().back().step != solver->step()))
+        write_snapshot();
+    } catch (const std::exception& w) {
+      std::cerr << "fluxview: failed: " << w.what() << "\n";
+    }
   } catch (const std::exception& e) {
     // A failed write (a full disk, an I/O error): what was written before stays, and the
     // message names the file and the operating system's error.
