@@ -91,8 +91,14 @@ FolderLock::FolderLock(const fs::path& dir) : dir_(dir) {
   std::ostringstream text;
   text << "pid " << ::getpid() << "\nhost " << host_name() << "\nstarted " << utc_now() << "\n";
   const std::string s = text.str();
-  if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, s.data(), s.size(), 0) != ssize_t(s.size())) {
-    const int e = errno;
+  int e = ::ftruncate(fd_, 0) == 0 ? 0 : errno;
+  for (std::size_t done = 0; e == 0 && done < s.size();) {
+    const ssize_t n = ::pwrite(fd_, s.data() + done, s.size() - done, off_t(done));
+    if (n < 0 && errno == EINTR) continue;
+    e = n < 0 ? errno : n == 0 ? ENOSPC : 0;  // no progress: a full disk
+    if (n > 0) done += std::size_t(n);
+  }
+  if (e != 0) {
     ::close(fd_);
     fd_ = -1;
     throw FileError("writing the lock file", file, e);

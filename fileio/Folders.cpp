@@ -45,15 +45,16 @@ void check_folder_writable(const fs::path& dir) {
     }
     return;
   }
-  if (e != ENOENT)
+  if (e != ENOENT && e != ENOTDIR)
     throw FileError(target, e, "cannot use '" + target.string() + "' (" + os_error_text(e) + ")");
-  // Missing: its nearest existing ancestor must be a folder this process can write into.
+  // Missing (or under a file): the nearest existing ancestor decides, which must be a
+  // folder this process can write into.
   fs::path up = fs::absolute(target).lexically_normal();
   if (!up.has_filename()) up = up.parent_path();  // "a/b/" names the folder "a/b"
   do {
     up = up.parent_path();
     e = stat_error(up, st);
-  } while (e == ENOENT && up != up.root_path());
+  } while ((e == ENOENT || e == ENOTDIR) && up != up.root_path());
   if (e != 0)
     throw FileError(up, e,
                     "cannot create the folder '" + target.string() + "': '" + up.string() +
@@ -125,8 +126,8 @@ std::vector<fs::path> remove_stale_temporaries(const fs::path& dir) {
     if (!it->is_regular_file(ec)) continue;
     const std::string name = it->path().filename().string();
     const auto owner = temporary_owner(name);
-    // NAME.tmp (no process id) is what older fluxview versions left of a spectrum.
-    const bool legacy = name.size() > 4 && name.ends_with(".tmp");
+    // spectrum_NNNNNN.csv.tmp (no process id) is what older versions left of a spectrum.
+    const bool legacy = name.starts_with("spectrum_") && name.ends_with(".csv.tmp");
     if ((owner && !process_alive(*owner)) || legacy) {
       std::error_code rm;
       if (fs::remove(it->path(), rm)) removed.push_back(it->path());

@@ -25,7 +25,8 @@ void remove_created_folders(const std::vector<std::filesystem::path>& made);
 void prepare_output_dir(const std::filesystem::path& dir);
 
 // Removes the temporaries (NAME.tmp-PID, see AtomicFile.hpp) under `dir`, at any depth,
-// whose process is not alive on this machine: what killed runs left behind. Returns the
+// whose process is not alive on this machine: what killed runs left behind (and the
+// spectrum_NNNNNN.csv.tmp of older versions). Returns the
 // paths it removed. Call it holding the folder's lock (FolderLock.hpp), so that no other
 // run is writing there.
 std::vector<std::filesystem::path> remove_stale_temporaries(const std::filesystem::path& dir);

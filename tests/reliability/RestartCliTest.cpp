@@ -74,12 +74,13 @@ TEST(RestartCli, RestartRefusesChangesBeyondRunKeysAndBadFiles) {
 
 TEST(RestartCli, SigtermFinishesTheStepWritesACheckpointAndRunJson) {
   const fs::path d = fresh("sig");
-  // A run far longer than the 2 s after which `timeout` sends SIGTERM.
+  // A run far longer than the 5 s after which `timeout` sends SIGTERM (time enough to start
+  // on a loaded machine: a signal before fluxview's handler is in place kills it).
   const auto r = run_fluxview(
       "run heat/hot-wall --backend cpu --set grid.n=48 --set heat.steady_tol=0 --steps 100000000 "
       "--checkpoint-every 100000000 --quiet --output " +
           d.string(),
-      "timeout --preserve-status -s TERM 2 ");
+      "timeout --preserve-status -s TERM 5 ");
   EXPECT_EQ(r.code, 130) << r.out;
   const auto j = run_json(d);
   EXPECT_EQ(j["status"], "interrupted");
