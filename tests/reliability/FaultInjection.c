@@ -96,8 +96,8 @@ static ssize_t allowed(int fd, size_t count) {
 }
 
 // The real function behind an intercepted one, looked up once.
-#define NEXT(name, type)                 \
-  static type next_##name = NULL;        \
+#define NEXT(name, type)          \
+  static type next_##name = NULL; \
   if (!next_##name) next_##name = (type)dlsym(RTLD_NEXT, #name)
 
 typedef ssize_t (*write_fn)(int, const void*, size_t);
