@@ -30,7 +30,8 @@
 #include <stdexcept>
 
 #include "app/RunOptions.hpp"
-#include "insitu/snapshot/AtomicFile.hpp"
+#include "fileio/AtomicFile.hpp"
+#include "fileio/Folders.hpp"
 #include "render/GlResources.hpp"
 #include "render/Image.hpp"
 #include "render/SliceRenderer.hpp"

@@ -31,7 +31,7 @@ std::vector<ParamSpec> fd_params() {
       real_param("fd.cs", 1.0, "", 0, inf, "isothermal sound speed c_s", true),
       real_param("fd.nu", 5e-3, "", 0, inf, "kinematic viscosity nu", true),
       real_param("fd.rho0", 1.0, "", 0, inf, "background density rho_0", true),
-      real_param("fd.courant", 0.4, "", 0, 1,
+      real_param("fd.courant", 0.4, "", 0, kMaxCourant,
                  "Courant factor C: dt = C min(dx/(|u|max + cs), dx^2/(5 nu)); stable up to 0.5",
                  true),
       real_param("fd.dt", 0, "", 0, inf, "fixed time step (0: automatic from fd.courant)"),
