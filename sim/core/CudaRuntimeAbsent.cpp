@@ -27,6 +27,9 @@ std::string no_device_reason() {
 std::string device_description(int) {
   absent();
 }
+int multiprocessor_count() {
+  return 0;
+}
 void memory_info(std::size_t&, std::size_t&) {
   absent();
 }

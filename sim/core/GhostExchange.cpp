@@ -1,7 +1,6 @@
 #include "sim/core/GhostExchange.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -62,21 +61,18 @@ bool neighbours_on_this_node(const std::array<int, 3>& low, const std::array<int
 #endif
 }
 
-DeviceTransport choose_transport(const std::array<int, 3>& low, const std::array<int, 3>& high) {
-  const char* forced = std::getenv("FLUXVIEW_GHOSTS");
-  const std::string f = forced ? forced : "";
-  if (f == "host") return DeviceTransport::host_staged;
-  if (f == "mpi") return DeviceTransport::cuda_aware;
+DeviceTransport choose_transport(GhostTransportChoice choice, const std::array<int, 3>& low,
+                                 const std::array<int, 3>& high) {
+  if (choice == GhostTransportChoice::host) return DeviceTransport::host_staged;
+  if (choice == GhostTransportChoice::mpi) return DeviceTransport::cuda_aware;
   const bool local = neighbours_on_this_node(low, high);  // collective: always asked
-  if (f == "ipc") {
+  if (choice == GhostTransportChoice::ipc) {
     if (!local)
       throw ConfigError(
-          "FLUXVIEW_GHOSTS=ipc: some MPI ranks have neighbours on another node; "
-          "allowed there: host, mpi, or unset");
+          "run.ghosts = ipc: some MPI ranks have neighbours on another node; allowed there: "
+          "auto, host or mpi");
     return DeviceTransport::peer_ipc;
   }
-  if (!f.empty())
-    throw ConfigError("FLUXVIEW_GHOSTS=" + f + ": unknown transport; allowed: host, mpi, ipc");
   if (library_is_cuda_aware()) return DeviceTransport::cuda_aware;
   return local ? DeviceTransport::peer_ipc : DeviceTransport::host_staged;
 }
@@ -137,7 +133,8 @@ DeviceTransport device_transport() {
   return g_last_transport;
 }
 
-GhostExchange::GhostExchange(const LocalBox& box, const FieldLayout& layout, Location where)
+GhostExchange::GhostExchange(const LocalBox& box, const FieldLayout& layout, Location where,
+                             GhostTransportChoice transport)
     : box_(box), layout_(layout), where_(where) {
   for (int a = 0; a < 3; ++a) {
     if (layout.ghost_along(a) == 0 || box.dims[a] == 1) continue;
@@ -146,7 +143,7 @@ GhostExchange::GhostExchange(const LocalBox& box, const FieldLayout& layout, Loc
     high_[a] = neighbour(a, +1);
   }
   if (active_ && where_ == Location::device) {
-    transport_ = choose_transport(low_, high_);
+    transport_ = choose_transport(transport, low_, high_);
     g_last_transport = transport_;
     stream_ = cuda::stream_create();
     ready_ = cuda::event_create();

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/core/CommonConfig.hpp"
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/FieldLayout.hpp"
 #include "sim/core/Parallel.hpp"
@@ -28,8 +29,8 @@ enum class DeviceTransport { host_staged, cuda_aware, peer_ipc };
 std::string_view to_string(DeviceTransport t);
 // The transport of the most recent exchange of device fields set up in this process
 // (run.json and bench report it). Chosen, the same on every rank, when a solver sets up:
-//   FLUXVIEW_GHOSTS=host|mpi|ipc forces one (mpi: hand device pointers to MPI, which
-//   crashes inside a library without CUDA support); otherwise cuda_aware where the
+//   run.ghosts = host, mpi or ipc forces one (mpi: hand device pointers to MPI, which
+//   crashes inside a library without CUDA support); auto takes cuda_aware where the
 //   library reports CUDA support at run time (Open MPI's MPIX_Query_cuda_support), else
 //   peer_ipc where every rank's neighbours run on its node, else host_staged.
 DeviceTransport device_transport();
@@ -39,8 +40,10 @@ class GhostExchange {
   static constexpr int kMaxFields = 8;
 
   GhostExchange() = default;
-  // Collective: every rank constructs its exchange at the same point.
-  GhostExchange(const LocalBox& box, const FieldLayout& layout, Location where);
+  // Collective: every rank constructs its exchange at the same point. `transport` is the
+  // run's run.ghosts (device fields only).
+  GhostExchange(const LocalBox& box, const FieldLayout& layout, Location where,
+                GhostTransportChoice transport);
   ~GhostExchange();
   GhostExchange(GhostExchange&& o) noexcept;
   GhostExchange& operator=(GhostExchange&& o) noexcept;

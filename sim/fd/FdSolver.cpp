@@ -79,7 +79,8 @@ class FdSolver final : public FdSolverBase {
       copy_bytes(f_[v].data(), where, host[v].data(), Location::host, host[v].layout().bytes());
     }
     div_ = form_ == Formulation::m19 ? Field<T>(local, kRadius, where) : Field<T>();
-    exchange_ = parallel::GhostExchange(box_, f_[0].layout(), where);
+    overlap_choice_ = parallel_config(p).overlap;
+    exchange_ = parallel::GhostExchange(box_, f_[0].layout(), where, parallel_config(p).ghosts);
     plan_overlap();
     fill_ghosts(f_);
     update_dt();
@@ -241,12 +242,12 @@ class FdSolver final : public FdSolverBase {
   // whose stencil reads no ghost of a face shared with another rank while the ghosts it
   // needs travel (f's before pass 1, div u's before pass 2), then the faces, three cells
   // thick. f_ arrives wrapped; its shared faces come here. Off unless
-  // FLUXVIEW_MPI_OVERLAP=1: on 2 and 4 H200s at 512^3 it gained nothing (the exchange is
+  // run.mpi_overlap = on: on 2 and 4 H200s at 512^3 it gained nothing (the exchange is
   // a few per cent of a 25 ms step, and the thin face launches cost about as much).
   void plan_overlap() {
     overlap_.reset();
     if (backend_ != BackendKind::cuda || !exchange_.active() || !box_passes_supported(method_) ||
-        !parallel::overlap_wanted(false))
+        !parallel::overlap_wanted(false, overlap_choice_))
       return;
     const auto& n = f_[0].layout().n;
     overlap_ = parallel::overlap_boxes(box_, n, {kRadius, kRadius, kRadius},
@@ -473,6 +474,7 @@ class FdSolver final : public FdSolverBase {
   parallel::GhostExchange exchange_;               // f_, g_ and div_ share one layout
   std::optional<parallel::OverlapBoxes> overlap_;  // CUDA under MPI, default method
   bool ghosts_stale_ = false;  // f_'s faces shared with other ranks, when overlapping
+  OverlapChoice overlap_choice_ = OverlapChoice::automatic;
 };
 
 }  // namespace

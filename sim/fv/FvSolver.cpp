@@ -124,7 +124,7 @@ class FvSolver final : public Solver {
       stage_.emplace_back(local, kGhost, where_);
       copy_bytes(state_[m].data(), where_, host[m].data(), Location::host, lay.bytes());
     }
-    exchange_ = parallel::GhostExchange(box_, lay, where_);
+    exchange_ = parallel::GhostExchange(box_, lay, where_, parallel_config(p).ghosts);
     work_ = Buffer();
     if (where_ == Location::host)
       work_ = Buffer(Location::host, std::size_t(3) * nv_ * lay.bytes());

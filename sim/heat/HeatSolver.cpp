@@ -68,7 +68,8 @@ class HeatSolver final : public Solver {
     next_ = Field<T>(local, 1, where);
     copy_bytes(cur_.data(), where, host.data(), Location::host, host.layout().bytes());
     copy_bytes(next_.data(), where, host.data(), Location::host, host.layout().bytes());
-    exchange_ = parallel::GhostExchange(box_, cur_.layout(), where);
+    overlap_choice_ = parallel_config(p).overlap;
+    exchange_ = parallel::GhostExchange(box_, cur_.layout(), where, parallel_config(p).ghosts);
     plan_overlap();
     exchange();
   }
@@ -173,7 +174,8 @@ class HeatSolver final : public Solver {
   void plan_overlap() {
     overlap_.reset();
     // On by default: 7% faster strong scaling on 2 and 4 H200s.
-    if (backend_ != BackendKind::cuda || !exchange_.active() || !parallel::overlap_wanted(true))
+    if (backend_ != BackendKind::cuda || !exchange_.active() ||
+        !parallel::overlap_wanted(true, overlap_choice_))
       return;
     const auto& n = cur_.layout().n;
     const int w = kRowAlignBytes / int(sizeof(T));
@@ -288,6 +290,7 @@ class HeatSolver final : public Solver {
   ParamSet params_;
   parallel::LocalBox box_;
   parallel::GhostExchange exchange_;
+  OverlapChoice overlap_choice_ = OverlapChoice::automatic;
   bool ghosts_stale_ = false;                      // cur_'s ghosts at faces shared with other ranks
   std::optional<parallel::OverlapBoxes> overlap_;  // CUDA under MPI, where the box allows
   Grid grid_;

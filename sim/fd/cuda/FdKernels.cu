@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "sim/core/CudaRuntime.hpp"
 #include "sim/core/cuda/CudaCheck.cuh"
 #include "sim/fd/FdStep.hpp"
 
@@ -234,20 +235,10 @@ __global__ void __launch_bounds__(TX* TY) p19_kernel(SubstepArgs<T> a, int ez) {
 
 // ---------------------------------------------------------------- launching
 
-int sm_count() {
-  static int n = [] {
-    int dev = 0, v = 0;
-    cudaGetDevice(&dev);
-    cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, dev);
-    return v > 0 ? v : 1;
-  }();
-  return n;
-}
-
 // Planes per block along z: enough blocks to fill the GPU a few times over, as long a
 // march as that allows (the rolling cache pays its halo once per march).
 int planes_per_block(int nz, long long columns, int tz, int target_per_sm) {
-  const long long target = (long long)target_per_sm * sm_count();
+  const long long target = (long long)target_per_sm * fluxview::cuda::multiprocessor_count();
   long long chunks = std::max<long long>(1, (target + columns - 1) / columns);
   chunks = std::min<long long>(chunks, std::max(1, nz / (tz * 2)));
   const int planes = int((nz + chunks - 1) / chunks);
@@ -383,8 +374,8 @@ Partial* partial_buffer(int blocks) {
 template <class T, bool Full>
 FlowSums reduce(const T* const* f, const FieldLayout& l) {
   const long long total = l.interior_cells();
-  const int blocks =
-      int(std::min<long long>(2 * sm_count(), (total + kReduceThreads - 1) / kReduceThreads));
+  const int blocks = int(std::min<long long>(2 * fluxview::cuda::multiprocessor_count(),
+                                             (total + kReduceThreads - 1) / kReduceThreads));
   Partial* out = partial_buffer(blocks);
   Ptrs<T> p{{const_cast<T*>(f[0]), const_cast<T*>(f[1]), const_cast<T*>(f[2]), const_cast<T*>(f[3]),
              nullptr}};
@@ -414,7 +405,8 @@ void fill_ghosts_cuda(T* const* fields, int count, const FieldLayout& l) {
   for (int f = 0; f < count && f < kFields; ++f) p.p[f] = fields[f];
   const long long total = s.count() * count;
   if (total == 0) return;
-  const int blocks = int(std::min<long long>(8 * sm_count(), (total + 255) / 256));
+  const int blocks =
+      int(std::min<long long>(8 * fluxview::cuda::multiprocessor_count(), (total + 255) / 256));
   fill_ghosts_kernel<T><<<blocks, 256>>>(p, count, l, s);
   FLUXVIEW_CUDA_LAUNCH_CHECK();
 }

@@ -27,6 +27,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "sim/core/CudaRuntime.hpp"
 #include "sim/heat/cuda/HeatCuda.cuh"
 
 namespace fluxview::heat::cuda_detail {
@@ -345,16 +346,6 @@ const FastTuning& tuning() {
   return t;
 }
 
-int multiprocessors() {
-  static const int n = [] {
-    int dev = 0, count = 0;
-    FLUXVIEW_CUDA_CHECK(cudaGetDevice(&dev));
-    FLUXVIEW_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, dev));
-    return count;
-  }();
-  return n;
-}
-
 // Launches on the default stream, with programmatic dependent launch where asked for and
 // accepted (a driver that refuses it gets plain launches from then on).
 template <class T>
@@ -398,7 +389,7 @@ void launch_tile(const StencilGrid<T>& g, const FastTuning& t) {
   // Many waves of blocks (a short last wave) with chunks of at least min_chunk planes (the
   // two extra planes a chunk reads stay cheap); a grid too small for that gets one wave
   // of short chunks instead (at 128^3 the fields sit in L2, so short chunks cost little).
-  const long long slots = (long long)per_sm * multiprocessors();
+  const long long slots = (long long)per_sm * fluxview::cuda::multiprocessor_count();
   auto parts_for = [&](double waves) {
     const long long p = (long long)(waves * double(slots)) / tiles;
     return p < 1 ? 1LL : (p > g.nz ? (long long)g.nz : p);
