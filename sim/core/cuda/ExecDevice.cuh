@@ -64,6 +64,8 @@ inline constexpr std::size_t kScratchHeader = 512;
 template <int Threads, class Acc>
 __device__ Acc join_block(Acc acc) {
   static_assert((Threads & (Threads - 1)) == 0, "threads per block: a power of two");
+  static_assert(Threads * sizeof(Acc) <= 32 * 1024,
+                "an accumulator that large needs fewer threads");
   __shared__ alignas(Acc) unsigned char raw[Threads * sizeof(Acc)];
   Acc* sh = reinterpret_cast<Acc*>(raw);
   sh[threadIdx.x] = acc;
