@@ -115,3 +115,21 @@ TEST(ExecHost, TheFirstCellIsTheSmallestIndexWhereverItLies) {
       reduce_cells(Host{}, b, Min<std::int64_t>{}, [](int, int, int, Min<std::int64_t>&) {});
   EXPECT_EQ(none.value, highest<std::int64_t>());
 }
+
+TEST(ExecHost, ABoxOfFewLongRowsIsSharedOutAlongX) {
+  // Above the parallel size with fewer rows than threads: split along x instead.
+  for (const Box b : {Box{{-2, 0, 0}, {40000, 1, 1}}, Box{{0, 0, 0}, {20000, 2, 1}}}) {
+    std::vector<int> visits(std::size_t(b.cells()), 0);
+    for_each_cell(Host{}, b, [&](int i, int j, int k) { ++visits[std::size_t(slot(b, i, j, k))]; });
+    for (int v : visits) ASSERT_EQ(v, 1);
+    double sum = 0;
+    for (int j = b.lo[1]; j < b.hi[1]; ++j)
+      for (int i = b.lo[0]; i < b.hi[0]; ++i) sum += value(i, j, 0);
+    const Acc a = reduce_cells(Host{}, b, Acc{}, [](int i, int j, int k, Acc& acc) {
+      acc.sum.add(value(i, j, k));
+      acc.count.add(1);
+    });
+    EXPECT_EQ(a.sum.value, sum);
+    EXPECT_EQ(a.count.value, b.cells());
+  }
+}
