@@ -165,10 +165,6 @@ std::vector<std::pair<double, double>> kinetic_spectrum(const Solver& s) {
   return out;
 }
 
-bool writes_spectrum(const ParamSet& p) {
-  return p.has("fd.spectrum") && p.get_bool("fd.spectrum");
-}
-
 void write_spectrum_csv(const Solver& s, const std::string& path) {
   const auto spec = kinetic_spectrum(s);
   if (!parallel::is_root()) return;
