@@ -101,6 +101,31 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+// What `--render-every`, `--render-dir`, `--render-view`, `--view-file`, `--movie` and
+// `--render-size` ask for. PNGs go to DIR/frames unless only a movie is asked for.
+render::FrameOptions frame_options_of(const RunOptions& o, const std::filesystem::path& dir,
+                                      const std::string& scenario) {
+  render::FrameOptions f;
+  f.every = o.render_every;
+  f.dir = !o.render_dir.empty()                    ? std::filesystem::path(o.render_dir)
+          : o.movie.empty() || o.render_every <= 0 ? dir / "frames"
+                                                   : std::filesystem::path();
+  f.field = o.render_field;
+  f.view = o.render_view;
+  f.view_file = o.view_file;
+  f.movie = o.movie;
+  f.scenario = scenario;
+  if (!o.render_size.empty()) {
+    int w = 0, h = 0;
+    char tail = 0;
+    if (std::sscanf(o.render_size.c_str(), "%dx%d%c", &w, &h, &tail) != 2)
+      throw ConfigError("--render-size " + o.render_size + ": expected WxH, e.g. 1280x720");
+    f.width = w;
+    f.height = h;
+  }
+  return f;
+}
+
 }  // namespace
 
 int run_command(const RunOptions& o) {
@@ -143,6 +168,13 @@ int run_command(const RunOptions& o) {
   const std::filesystem::path dir = o.output.empty()
                                         ? std::filesystem::path("fluxview-out") / slug(sc.name)
                                         : std::filesystem::path(o.output);
+  // Headless frames and movie: options checked before anything is written.
+  render::FrameOptions frame_options;
+  const bool draws = o.render_every > 0 || !o.movie.empty();
+  if (draws) {
+    frame_options = frame_options_of(o, dir, sc.name);
+    render::check_frame_options(frame_options, *solver);
+  }
   prepare_output_dir(dir);
 
   const std::int64_t max_steps = sc.params.get_int("run.steps");
@@ -212,15 +244,13 @@ int run_command(const RunOptions& o) {
   }
   // Headless frames: the context is opened, and the options checked, before stepping.
   std::unique_ptr<render::FrameWriter> frames;
-  if (o.render_every > 0) {
-    const std::filesystem::path frame_dir =
-        o.render_dir.empty() ? dir / "frames" : std::filesystem::path(o.render_dir);
-    prepare_output_dir(frame_dir);
-    frames = render::make_frame_writer({o.render_every, frame_dir, o.render_field, o.render_view},
-                                       *solver);
+  if (draws) {
+    if (!frame_options.dir.empty()) prepare_output_dir(frame_options.dir);
+    frames = render::make_frame_writer(frame_options, *solver);
     if (!quiet)
-      std::cerr << "fluxview: frames in " << frame_dir.string() << " ("
-                << frames->context_description() << ")\n";
+      std::cerr << "fluxview: frames in "
+                << (frame_options.dir.empty() ? frame_options.movie : frame_options.dir).string()
+                << " (" << frames->context_description() << ")\n";
     frames->write(*solver);
   }
   write_snapshot();
@@ -318,6 +348,16 @@ int run_command(const RunOptions& o) {
   if (code != kExitUnstable &&
       (series.records().empty() || series.records().back().step != solver->step()))
     write_snapshot();
+  // A frame of the final state always (not of a state that failed the guard), and the
+  // movie closed.
+  if (frames) try {
+      frames->finish(*solver, code != kExitUnstable);
+    } catch (const std::exception& e) {
+      summary.status = "failed";
+      summary.message = e.what();
+      code = kExitFailure;
+      std::cerr << "fluxview: " << e.what() << "\n";
+    }
   write_record();
 
   if (!quiet) {

@@ -82,8 +82,15 @@ int main(int argc, char** argv) {
                   "folder of the frames (default: OUTPUT/frames)");
   run->add_option("--render-field", run_o.render_field,
                   "field the frames show (default: the first)");
-  run->add_option("--render-view", run_o.render_view, "2d: one slice; 3d: three slices in the box")
-      ->check(CLI::IsMember({"2d", "3d"}));
+  run->add_option("--render-view", run_o.render_view,
+                  "2d: one slice; 3d: three slices in the box; volume, iso, lines: volume "
+                  "rendering, isosurfaces, streamlines; joined by + (e.g. volume+lines)");
+  run->add_option("--view-file", run_o.view_file,
+                  "draw the frames as this view file says (saved by the GUI's save view)");
+  run->add_option("--movie", run_o.movie,
+                  "encode the frames into this film (.mp4, .mkv, .mov, .avi); PNGs only with "
+                  "--render-dir");
+  run->add_option("--render-size", run_o.render_size, "frame size WxH (default 1024x768)");
 
   RunOptions bench_o;
   auto* bench = cli.add_subcommand("bench", "time a scenario's steps; prints one JSON object");

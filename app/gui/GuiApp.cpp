@@ -24,7 +24,7 @@
 #include "insitu/snapshot/AtomicFile.hpp"
 #include "render/GlResources.hpp"
 #include "render/Image.hpp"
-#include "render/SliceRenderer.hpp"
+#include "render/ViewRenderer.hpp"
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/SolverFamily.hpp"
@@ -146,7 +146,7 @@ GuiApp::GuiApp(const Scenario& sc, BackendKind backend, Precision precision)
   ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 450");
-  renderer_ = std::make_unique<render::SliceRenderer>();
+  renderer_ = std::make_unique<render::ViewRenderer>();
   // A 2D problem is seen along z; a 3D one starts with the three slices.
   view_.mode = session_.solver().grid().active_dims() == 3 ? render::ViewMode::slices3d
                                                            : render::ViewMode::slice2d;
@@ -218,23 +218,12 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
     glViewport(0, 0, fbw, fbh);
     glClearColor(0.1f, 0.1f, 0.11f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    if (fbw - scene_x > 16) renderer_->draw(view_, int(scene_x), 0, fbw - int(scene_x), fbh);
-
-    // Overlay: what is shown, and the field's name and unit over the colour bar.
-    auto* dl = ImGui::GetBackgroundDrawList();
-    char title[256];
-    std::snprintf(title, sizeof title, "%s   step %lld   t = %.6g s",
-                  session_.scenario().name.c_str(), static_cast<long long>(session_.status.step),
-                  session_.status.time);
-    dl->AddText(ImVec2(scene_x / to_fb + 12, 8), IM_COL32(235, 235, 235, 255), title);
-    if (view_.colorbar) {
-      const auto bar = renderer_->colorbar_rect();
-      const std::string name =
-          renderer_->field_name() +
-          (renderer_->field_unit().empty() ? "" : " [" + renderer_->field_unit() + "]");
-      dl->AddText(ImVec2(bar.x / to_fb, (fbh - bar.y - bar.h) / to_fb - ImGui::GetFontSize() - 10),
-                  IM_COL32(235, 235, 235, 255), name.c_str());
-    }
+    // The view carries what it shows along its top, as headless frames do: scenario,
+    // field and unit, simulated time, step.
+    const render::FrameTitle title{session_.scenario().name, session_.status.time,
+                                   session_.status.step};
+    if (fbw - scene_x > 16)
+      renderer_->draw(view_, int(scene_x), 0, fbw - int(scene_x), fbh, &title);
     probe_tooltip();
 
     ImGui::Render();

@@ -11,7 +11,7 @@
 struct GLFWwindow;
 
 namespace fluxview::render {
-class SliceRenderer;
+class ViewRenderer;
 }
 
 namespace fluxview::app {
@@ -50,7 +50,7 @@ class GuiApp {
   std::string catalyst_script_ = "assets/catalyst/slice_png.py";
   std::string catalyst_message_;
   render::ViewSettings view_;
-  std::unique_ptr<render::SliceRenderer> renderer_;
+  std::unique_ptr<render::ViewRenderer> renderer_;
   float ui_scale_ = 1.0f;
   float panel_width_ = 420.0f;
   // Output paths typed into the panel.
