@@ -109,6 +109,7 @@ int main(int argc, char** argv) {
   gui->add_option("--exit-after-frames", gui_o.exit_after_frames,
                   "close after N frames (for scripted checks)");
   gui->add_option("--screenshot", gui_o.screenshot, "save the last frame to this PNG");
+  gui->add_option("--view-file", gui_o.view_file, "start with this saved view (JSON)");
 
   try {
     cli.parse(argc, argv);

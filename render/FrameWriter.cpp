@@ -68,6 +68,12 @@ ViewSettings resolve_view(const FrameOptions& o, const Solver& s) {
                         ": no such field; allowed: " + field_names(s));
     vs.field = o.field;
   }
+  if (o.view_file.empty()) {
+    // No view file: the volume's look suits the field (TransferFunction's presets).
+    const TransferPreset& p = preset_for_field(vs.field.empty() ? s.fields().at(0).name : vs.field);
+    vs.volume.transfer = p.function;
+    if (vs.mode == ViewMode::slices3d && vs.layers.volume) vs.colormap = p.colormap;
+  }
   const std::string source = o.view_file.empty() ? "" : " (from " + o.view_file.string() + ")";
   if (!vs.field.empty() && !viewable(s, vs.field))
     throw ConfigError("field " + vs.field + source + ": no such field; allowed: " + field_names(s));

@@ -43,8 +43,11 @@ std::unique_ptr<MovieWriter> open_movie(const std::filesystem::path& path, int w
     throw std::invalid_argument("movie " + path.string() + ": frames of " + std::to_string(width) +
                                 "x" + std::to_string(height) + "; at least 2x2");
   // Written beside its final place (same file system, so the rename is atomic).
-  const std::filesystem::path temporary =
-      path.parent_path() / ("." + path.filename().string() + ".part" + std::to_string(getpid()));
+  std::string hidden(".");
+  hidden += path.filename().string();
+  hidden += ".part";
+  hidden += std::to_string(getpid());
+  const std::filesystem::path temporary = path.parent_path() / hidden;
   if (!detail::libav_encoder().empty())
     return detail::open_libav_movie(path, temporary, width, height, fps);
   if (!detail::ffmpeg_program().empty())

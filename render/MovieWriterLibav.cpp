@@ -75,6 +75,7 @@ class LibavMovieWriter : public MovieWriter {
   }
 
   void open(int fps) {
+    av_log_set_level(AV_LOG_ERROR);  // the encoders' statistics are not for a run's log
     const std::string container = container_of(path_);
     check(avformat_alloc_output_context2(&format_, nullptr, container.c_str(), temporary_.c_str()),
           "avformat_alloc_output_context2");

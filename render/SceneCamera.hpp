@@ -19,6 +19,7 @@ struct SceneCamera {
   std::array<float, 3> eye{0, 0, 0};
   Mat4 mvp, inverse_mvp;
   int width = 1, height = 1;  // the viewport in pixels
+  float focal_px = 1;         // pixels per unit of size over distance at the centre
 
   static SceneCamera make(const Grid& grid, const ViewSettings& vs, int width, int height);
   // Viewport pixel (x right, y up) and window depth in [0, 1] of a point of the box.
@@ -41,7 +42,9 @@ inline SceneCamera SceneCamera::make(const Grid& grid, const ViewSettings& vs, i
   const std::array<float, 3> up = std::abs(std::sin(vs.pitch)) > 0.999f
                                       ? std::array<float, 3>{1, 0, 0}
                                       : std::array<float, 3>{0, 0, 1};
-  Mat4 m = Mat4::perspective(0.6f, float(c.width) / float(c.height), 0.05f, 50.0f) *
+  constexpr float fovy = 0.6f;
+  c.focal_px = 0.5f * float(c.height) / std::tan(fovy / 2);
+  Mat4 m = Mat4::perspective(fovy, float(c.width) / float(c.height), 0.05f, 50.0f) *
            Mat4::look_at(c.eye, {0, 0, 0}, up);
   float x0 = 1e30f, x1 = -1e30f, y0 = 1e30f, y1 = -1e30f;
   for (int corner = 0; corner < 8; ++corner) {

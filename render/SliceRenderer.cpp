@@ -145,6 +145,14 @@ void SliceRenderer::draw_3d(const SceneCamera& cam, const ColourRange& range, GL
     const auto ax = slice_axes(a);
     // Cell-centre position of the slice along its normal, in box coordinates.
     const float c = -half[a] + 2 * half[a] * (plan_.index[a] + 0.5f) / std::max(1, n_[a]);
+    // A slice seen edge-on would be a line of its border cells' colours drawn across the
+    // slices behind it (a dark seam where the slices cross, in a view along an axis):
+    // one narrower than about a pixel is left out.
+    const auto ax0 = slice_axes(a);
+    const float dist =
+        std::sqrt(cam.eye[0] * cam.eye[0] + cam.eye[1] * cam.eye[1] + cam.eye[2] * cam.eye[2]);
+    const float across = 2 * std::max(half[ax0[0]], half[ax0[1]]);
+    if (std::abs(cam.eye[a] - c) / dist * across / dist * cam.focal_px < 1.5f) continue;
     std::array<std::array<float, 3>, 4> q;
     const float uv[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
     for (int k = 0; k < 4; ++k) {

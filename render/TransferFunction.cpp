@@ -84,6 +84,13 @@ const TransferPreset& transfer_preset(const std::string& name) {
                               "'; allowed: " + allowed);
 }
 
+const TransferPreset& preset_for_field(const std::string& field) {
+  if (field == "T") return transfer_preset("temperature");
+  if (field == "vorticity") return transfer_preset("vorticity");
+  if (field == "rho" || field == "lnrho" || field == "p") return transfer_preset("density");
+  return transfer_preset("ramp");
+}
+
 std::vector<std::array<float, 4>> transfer_table(const TransferFunction& f,
                                                  const std::string& colormap) {
   const auto colours = colormap_table(colormap);

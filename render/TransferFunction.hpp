@@ -42,6 +42,9 @@ struct TransferPreset {
 const std::vector<TransferPreset>& transfer_presets();
 // Throws std::invalid_argument naming the presets for an unknown name.
 const TransferPreset& transfer_preset(const std::string& name);
+// The preset that suits a field by its name: temperature for T, vorticity for vorticity,
+// density for rho, lnrho and p, ramp for anything else.
+const TransferPreset& preset_for_field(const std::string& field);
 
 // 256 RGBA entries (float, 0..1), t = i / 255: the colormap's colour and the opacity.
 std::vector<std::array<float, 4>> transfer_table(const TransferFunction& f,

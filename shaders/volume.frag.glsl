@@ -94,9 +94,11 @@ vec4 transfer_at(float v) {
 
 vec3 texcoord(vec3 p) { return (p + half_extent) / (2.0 * half_extent); }
 
-// The field's gradient in texture space (central differences half a cell apart).
+// The field's gradient in texture space: central differences a cell either side (the
+// trilinear field's own gradient jumps at every cell face, which shows as rings on a
+// shaded surface; differences over two cells smooth that out).
 vec3 gradient(vec3 tc) {
-  vec3 h = 0.5 / vec3(dims);
+  vec3 h = 1.0 / vec3(dims);
   return vec3(sample_value(tc + vec3(h.x, 0, 0)) - sample_value(tc - vec3(h.x, 0, 0)),
               sample_value(tc + vec3(0, h.y, 0)) - sample_value(tc - vec3(0, h.y, 0)),
               sample_value(tc + vec3(0, 0, h.z)) - sample_value(tc - vec3(0, 0, h.z))) /
