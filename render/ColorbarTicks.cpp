@@ -55,9 +55,11 @@ std::vector<std::string> format_tick_labels(const std::vector<double>& values) {
   std::vector<std::string> out;
   if (!scientific) {
     const int d = decimals_for(values);
-    for (double v : values) out.push_back(v == 0 ? "0" : printf_string("%.*f", d, v));
-    for (auto& s : out)
-      if (s == "-0" || s.find_first_not_of("-0.") == std::string::npos) s = "0";
+    for (double v : values) {
+      std::string s = printf_string("%.*f", d, v);
+      if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);  // -0.0
+      out.push_back(s);
+    }
     return out;
   }
   // Scientific: mantissa digits enough for the relative gap, the same for every label.
@@ -79,6 +81,29 @@ std::vector<std::string> format_tick_labels(const std::vector<double>& values) {
   }
   return out;
 }
+
+namespace {
+
+// Log-scale ticks are 1, 2 or 5 times powers of ten: each written shortest ("0.002",
+// "50"), or all as "2e-6" where the range leaves [0.001, 1e5).
+std::vector<std::string> format_log_labels(const std::vector<double>& values) {
+  bool plain = true;
+  for (double v : values) plain = plain && v >= 1e-3 && v < 1e5;
+  std::vector<std::string> out;
+  for (double v : values) {
+    char buf[32];
+    if (plain) {
+      std::snprintf(buf, sizeof buf, "%g", v);
+    } else {
+      const int e = int(std::floor(std::log10(v) + 1e-12));
+      std::snprintf(buf, sizeof buf, "%ge%d", std::round(v / std::pow(10.0, e)), e);
+    }
+    out.push_back(buf);
+  }
+  return out;
+}
+
+}  // namespace
 
 std::vector<ColorbarTick> colorbar_ticks(double lo, double hi, bool log_scale, int max_ticks) {
   std::vector<double> values;
@@ -111,7 +136,8 @@ std::vector<ColorbarTick> colorbar_ticks(double lo, double hi, bool log_scale, i
       }
     }
   }
-  if (hi > lo && values.size() < 2) {  // linear, or a log range without round values inside
+  const bool log_ticks = values.size() >= 2;  // the log rule found its ticks
+  if (hi > lo && values.size() < 2) {         // linear, or a log range without round values inside
     values.clear();
     const double step = nice_step((hi - lo) / (max_ticks - 1));
     const double first = std::ceil((lo - tol) / step);
@@ -122,7 +148,7 @@ std::vector<ColorbarTick> colorbar_ticks(double lo, double hi, bool log_scale, i
     }
   }
   if (values.size() < 2 && hi > lo) values = {lo, hi};
-  const auto labels = format_tick_labels(values);
+  const auto labels = log_ticks ? format_log_labels(values) : format_tick_labels(values);
   std::vector<ColorbarTick> ticks;
   for (std::size_t i = 0; i < values.size(); ++i)
     ticks.push_back(
