@@ -77,7 +77,10 @@ class ViewRenderer {
   // The layers' state (nullptr until first used).
   const VolumeRenderer* volume() const { return volume_.get(); }
   const StreamlineRenderer* lines() const { return lines_.get(); }
-  // Tests: the volume's host path fills a storage buffer, not the 3D texture.
+  // Whether the volume's host path fills the storage buffer (the default: the storage
+  // and interpolation of the shared-memory path, so that a CPU run and a CUDA run draw
+  // the same picture) or the 3D texture (the mapped-texture path's, filtered by the
+  // texture units).
   void set_volume_host_buffer(bool on) { volume_host_buffer_ = on; }
 
   // The fields a view can show of a solver: its own, then the derived ones.
@@ -104,7 +107,7 @@ class ViewRenderer {
   Grid grid_;
   std::string field_, unit_;
   ColourRange range_, colour_range_;
-  bool volume_host_buffer_ = false;
+  bool volume_host_buffer_ = true;
   bool drew_volume_ = false, drew_lines_ = false;
   std::string current_colormap_ = "viridis";
   int axis_2d_ = 2;

@@ -32,7 +32,9 @@ enum class VolumeStorage { texture, buffer };
 //    render_bench measures both paths' frames.
 //  - the mapped texture (UploadPath::interop): the 3D texture registered with CUDA
 //    (cudaGraphicsGLRegisterImage), mapped per refresh and written through a surface.
-// From a CPU solver the floats go through a pixel buffer into the 3D texture.
+// From a CPU solver the floats are uploaded into the storage buffer (host_into_buffer:
+// ViewRenderer's default, so that both backends draw through the same interpolation) or
+// through a pixel buffer into the 3D texture.
 // Needs a current GL context on every call, the destructor included.
 class VolumeTexture {
  public:

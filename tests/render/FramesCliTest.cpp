@@ -52,10 +52,11 @@ TEST(FramesCli, VolumeViewWritesAFrameAtTheEndOfTheRun) {
   // 7 steps, a frame every 5: frames 0 and 5, and the final state at 7.
   const auto r = test::run_fluxview(
       "run heat/hot-spot --backend cpu --set grid.n=20 --steps 7 --render-every 5 "
-      "--render-view volume --render-size 160x120 --quiet --output " + d.string());
+      "--render-view volume --render-size 160x120 --quiet --output " +
+      d.string());
   ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_EQ(pngs_in(d / "frames"), (std::set<std::string>{"frame_000000.png", "frame_000005.png",
-                                                          "frame_000007.png"}));
+  EXPECT_EQ(pngs_in(d / "frames"),
+            (std::set<std::string>{"frame_000000.png", "frame_000005.png", "frame_000007.png"}));
   const Image im = read_png(d / "frames" / "frame_000007.png");
   EXPECT_EQ(im.width, 160);
   EXPECT_EQ(im.height, 120);
@@ -76,8 +77,8 @@ TEST(FramesCli, IsoAndLinesFromAViewFile) {
       "lines": {"seeds": 3, "steps": 30}})";
   const auto r = test::run_fluxview(
       "run fv/sedov --backend cpu --set grid.n=20 --steps 4 --render-every 4 --render-size "
-      "160x120 --quiet --view-file " + (d / "view.json").string() + " --output " +
-      (d / "out").string());
+      "160x120 --quiet --view-file " +
+      (d / "view.json").string() + " --output " + (d / "out").string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(pngs_in(d / "out" / "frames"),
             (std::set<std::string>{"frame_000000.png", "frame_000004.png"}));
@@ -90,15 +91,16 @@ TEST(FramesCli, MovieHasTheFramesAndSizeFfprobeReports) {
   // Frames at 0, 3, 6, 9 and the final 10: five, in a film only (no PNG folder).
   const auto r = test::run_fluxview(
       "run heat/hot-wall --backend cpu --set grid.n=16 --steps 10 --render-every 3 "
-      "--render-size 192x144 --quiet --movie " + (d / "film.mp4").string() + " --output " +
-      d.string());
+      "--render-size 192x144 --quiet --movie " +
+      (d / "film.mp4").string() + " --output " + d.string());
   ASSERT_EQ(r.code, 0) << r.out;
   ASSERT_TRUE(fs::exists(d / "film.mp4"));
   EXPECT_FALSE(fs::exists(d / "frames")) << "a movie needs no PNG folder";
   const fs::path probe = d / "probe.txt";
-  const std::string cmd = "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
-                          "stream=nb_read_frames,width,height -of csv=p=0 " +
-                          (d / "film.mp4").string() + " > " + probe.string();
+  const std::string cmd =
+      "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+      "stream=nb_read_frames,width,height -of csv=p=0 " +
+      (d / "film.mp4").string() + " > " + probe.string();
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   std::string line;
   std::getline(std::ifstream(probe), line);
