@@ -125,6 +125,9 @@ class LibavMovieWriter : public MovieWriter {
       const int r = avcodec_receive_packet(codec_, packet_);
       if (r == AVERROR(EAGAIN) || r == AVERROR_EOF) return;
       check(r, "avcodec_receive_packet");
+      // Every frame lasts one tick: without it the container's edit list ends at the last
+      // frame's start and players drop that frame.
+      if (packet_->duration == 0) packet_->duration = 1;
       av_packet_rescale_ts(packet_, codec_->time_base, stream_->time_base);
       packet_->stream_index = stream_->index;
       check(av_interleaved_write_frame(format_, packet_), "av_interleaved_write_frame");

@@ -29,8 +29,8 @@ class PipeMovieWriter : public MovieWriter {
     // Even sizes for 4:2:0 colour: the crop drops an odd last column or row.
     cmd << shell_quote(ffmpeg_program()) << " -hide_banner -loglevel error -y -f rawvideo"
         << " -pix_fmt rgba -s " << width << "x" << height << " -r " << fps << " -i -"
-        << " -vf crop=trunc(iw/2)*2:trunc(ih/2)*2 -pix_fmt yuv420p -f " << container_of(path_)
-        << " " << shell_quote(temporary_.string());
+        << " -vf " << shell_quote("crop=trunc(iw/2)*2:trunc(ih/2)*2") << " -pix_fmt yuv420p -f "
+        << container_of(path_) << " " << shell_quote(temporary_.string());
     // A writer to a pipe whose reader died would be killed by SIGPIPE: ignored, the
     // failed write says so instead.
     std::signal(SIGPIPE, SIG_IGN);

@@ -57,7 +57,7 @@ const std::vector<TransferPreset>& transfer_presets() {
       {"density",
        "viridis",
        "dense gas shows, the thin background is clear: shocks, shells, clouds",
-       {{{0.0f, 0.0f}, {0.25f, 0.0f}, {0.6f, 0.06f}, {1.0f, 0.35f}}}},
+       {{{0.0f, 0.0f}, {0.36f, 0.0f}, {0.6f, 0.05f}, {1.0f, 0.35f}}}},
       {"temperature",
        "inferno",
        "hot regions glow, the cold bulk is clear",

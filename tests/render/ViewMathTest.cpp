@@ -1,13 +1,17 @@
 // What the views compute without drawing: colour-bar ticks, transfer functions, the view
-// file, derived fields and streamlines (the host side of the code the GPU runs too).
+// file, derived fields and streamlines (the host side of the code the GPU runs too), and
+// films through the ffmpeg program.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "render/ColorbarTicks.hpp"
 #include "render/DerivedFields.hpp"
+#include "render/MovieWriter.hpp"
 #include "render/Streamlines.hpp"
 #include "render/TransferFunction.hpp"
 #include "render/ViewSettings.hpp"
@@ -242,4 +246,37 @@ TEST(Streamlines, Rk4KeepsRotationLinesOnTheirCircles) {
       EXPECT_LE(x, 15.5f + 1e-4f);
     }
   }
+}
+
+// A build without FFmpeg's libraries pipes frames to the ffmpeg program: the same film.
+TEST(MovieWriter, PipeToTheFfmpegProgramWritesEveryFrame) {
+  if (detail::ffmpeg_program().empty() || std::system("ffprobe -version > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "no ffmpeg or ffprobe program";
+  const std::filesystem::path d = std::filesystem::temp_directory_path() / "fluxview_pipe_movie";
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  const auto film = d / "pipe.mkv";
+  {
+    auto m = detail::open_pipe_movie(film, d / ".pipe.part", 65, 48, 25);
+    Image im;
+    im.width = 65;
+    im.height = 48;
+    for (int f = 0; f < 4; ++f) {
+      im.rgba.assign(std::size_t(65) * 48 * 4, std::uint8_t(40 * f));
+      m->add_frame(im);
+    }
+    EXPECT_THROW(m->add_frame(Image{}), std::runtime_error) << "a frame of another size";
+    m->finish();
+    EXPECT_EQ(m->frames(), 4);
+  }
+  const std::string cmd =
+      "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+      "stream=nb_read_frames,width,height -of csv=p=0 " +
+      film.string() + " > " + (d / "probe.txt").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  std::string line;
+  std::getline(std::ifstream(d / "probe.txt"), line);
+  EXPECT_EQ(line, "64,48,4") << "width (cropped to even), height, frames";
+  EXPECT_FALSE(std::filesystem::exists(d / ".pipe.part"));
+  EXPECT_THROW(open_movie(d / "film.gif", 64, 48), std::invalid_argument);
 }
