@@ -282,7 +282,7 @@ void ViewRenderer::draw(const ViewSettings& vs, int x, int y, int w, int h,
   const float label_w =
       vs.colorbar ? std::min(10 * 4 * std::max(2.0f, std::round(h / 240.0f)), 0.22f * w) : 0;
   const float right = vs.colorbar ? bar_w * 1.6f + label_w + margin : 0;
-  const float title_h = title ? std::round(text_px * 1.6f) : 0;
+  const float title_h = title ? std::round(text_px * 2.2f) : 0;
   const Rect area{std::round(margin), std::round(margin),
                   std::max(1.0f, std::round(w - 2 * margin - right)),
                   std::max(1.0f, std::round(h - 2 * margin - title_h))};
