@@ -140,8 +140,11 @@ std::vector<ColorbarTick> colorbar_ticks(double lo, double hi, bool log_scale, i
   if (hi > lo && values.size() < 2) {         // linear, or a log range without round values inside
     values.clear();
     const double step = nice_step((hi - lo) / (max_ticks - 1));
-    const double first = std::ceil((lo - tol) / step);
-    for (double k = first; k * step <= hi + tol; k += 1) {
+    // A round value a hair outside the range (a field from 0.004 to 99.7) marks the
+    // bar's end: within 1% of the range it is kept, drawn at the end.
+    const double slack = std::max(tol, 0.01 * (hi - lo));
+    const double first = std::ceil((lo - slack) / step);
+    for (double k = first; k * step <= hi + slack; k += 1) {
       double v = k * step;
       if (std::abs(v) < step * 1e-9) v = 0;  // exactly 0, never 4.62e-19
       values.push_back(v);

@@ -91,6 +91,10 @@ ViewSettings resolve_view(const FrameOptions& o, const Solver& s) {
                           vs.lines.field[2] + ", and this solver has no " + name +
                           " (its fields: " + field_names(s) + ")");
     }
+  if (parallel::size() > 1 && !vs.field.empty() && derived_kind(vs.field))
+    throw ConfigError("field " + vs.field + source +
+                      ": derived fields are drawn by a single process for now; allowed under "
+                      "mpirun: the solver's own fields");
   if (parallel::size() > 1 && three_d && (vs.layers.volume || vs.layers.iso || vs.layers.lines))
     throw ConfigError("--render-view " + view_name(vs) +
                       ": volume, isosurfaces and lines are drawn by a single process for now; "

@@ -42,6 +42,11 @@ TEST(ColorbarTicks, RoundValuesInsideTheRangeInOneFormat) {
   EXPECT_EQ(labels_of(t), (std::vector<std::string>{"20", "25", "30", "35"}));
   EXPECT_FLOAT_EQ(t[0].t, 0.0f);
   EXPECT_NEAR(t[3].t, 15 / 17.01, 1e-6);
+  // A round value just outside the range marks the bar's end.
+  t = colorbar_ticks(0.004, 99.7, false, 6);
+  EXPECT_EQ(values_of(t), (std::vector<double>{0, 20, 40, 60, 80, 100}));
+  EXPECT_FLOAT_EQ(t.front().t, 0.0f);
+  EXPECT_FLOAT_EQ(t.back().t, 1.0f);
   // A step of 2.5 gets one decimal on every label, never "5.4e+01" beside "40".
   t = colorbar_ticks(0, 10, false, 5);
   EXPECT_EQ(labels_of(t), (std::vector<std::string>{"0.0", "2.5", "5.0", "7.5", "10.0"}));
