@@ -13,10 +13,10 @@ struct ColorbarTick {
   std::string label;
 };
 
-// Linear: multiples of 1, 2, 2.5 or 5 times a power of ten, between 2 and `max_ticks`
-// of them in [lo, hi] (or within 1% of the range outside it, then placed at the end). Log (lo > 0): powers of ten, or 1-2-5 steps within a decade or
-// two. Where no round value lies inside (a range narrower than its own rounding), the
-// two ends.
+// Linear: multiples of 1, 2, 2.5 or 5 times a power of ten, between 2 and `max_ticks` of
+// them in [lo, hi] (or within 1% of the range outside it, then placed at the end). Log
+// (lo > 0): powers of ten, or 1-2-5 steps within a decade or two. Where no round value
+// lies inside (a range narrower than its own rounding), the two ends.
 std::vector<ColorbarTick> colorbar_ticks(double lo, double hi, bool log_scale, int max_ticks = 6);
 
 // Labels for values that share one format: decimals enough for the smallest step

@@ -5,6 +5,7 @@
 // where the library has it, else MPEG-4 part 2), else by piping raw frames to the
 // `ffmpeg` program where one is on PATH. The file appears only when finished, written
 // beside its place and renamed (readers never see half a film).
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iostream>
 #include <stdexcept>
+#include <vector>
 
 #include "render/RenderKernels.hpp"
 #include "render/SliceInterop.hpp"

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 
 #include "render/ColorbarTicks.hpp"
 #include "sim/core/Reduce.hpp"

@@ -69,7 +69,9 @@ std::string view_name(const ViewSettings& v) {
   if (v.mode == ViewMode::slice2d) return "2d";
   std::string s;
   const auto add = [&s](bool on, const char* n) {
-    if (on) s += (s.empty() ? "" : "+") + std::string(n);
+    if (!on) return;
+    if (!s.empty()) s += '+';
+    s += n;
   };
   add(v.layers.slices, "3d");
   add(v.layers.volume, "volume");

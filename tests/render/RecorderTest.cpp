@@ -3,6 +3,7 @@
 // cannot be written is refused without starting.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>

@@ -7,6 +7,7 @@
 // GL_EXT_memory_object_fd).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <iostream>

@@ -5,6 +5,7 @@
 // texture's does, brick ranges cover their cells, and slices seen edge-on leave no seam.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
