@@ -89,8 +89,17 @@ CommandLineParser::CommandLineParser() {
                    "draw a PNG frame every N steps (headless, through EGL)");
   run_->add_option("--render-dir", r.render_dir, "folder of the frames (default: OUTPUT/frames)");
   run_->add_option("--render-field", r.render_field, "field the frames show (default: the first)");
-  run_->add_option("--render-view", r.render_view, "2d: one slice; 3d: three slices in the box")
-      ->check(CLI::IsMember({"2d", "3d"}));
+  // --render-view is checked with the other frame options (render::check_frame_options),
+  // since its value is a + list (volume+lines) that a fixed set cannot express.
+  run_->add_option("--render-view", r.render_view,
+                   "2d: one slice; 3d: three slices in the box; volume, iso, lines: volume "
+                   "rendering, isosurfaces, streamlines; joined by + (e.g. volume+lines)");
+  run_->add_option("--view-file", r.view_file,
+                   "draw the frames as this view file says (saved by the GUI's save view)");
+  run_->add_option("--movie", r.movie,
+                   "encode the frames into this film (.mp4, .mkv, .mov, .avi); PNGs only with "
+                   "--render-dir");
+  run_->add_option("--render-size", r.render_size, "frame size WxH (default 1024x768)");
 
   RunOptions& b = l.bench;
   bench_ = cli_.add_subcommand("bench", "time a scenario's steps; prints one JSON object");
@@ -109,6 +118,7 @@ CommandLineParser::CommandLineParser() {
   exit_after_ = gui_->add_option("--exit-after-frames", g.exit_after_frames,
                                  "close after N frames (for scripted checks)");
   gui_->add_option("--screenshot", g.screenshot, "save the last frame to this PNG");
+  gui_->add_option("--view-file", g.view_file, "start with this saved view (JSON)");
 }
 
 const CommandLine& CommandLineParser::parse(int argc, const char* const* argv) {

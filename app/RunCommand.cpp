@@ -204,6 +204,31 @@ double seconds_since(Clock::time_point t0) {
 // run.json is rewritten at least this often while a run goes (its heartbeat).
 constexpr double kHeartbeatSeconds = 10;
 
+// What `--render-every`, `--render-dir`, `--render-view`, `--view-file`, `--movie` and
+// `--render-size` ask for. PNGs go to DIR/frames unless only a movie is asked for.
+render::FrameOptions frame_options_of(const RunOptions& o, const std::filesystem::path& dir,
+                                      const std::string& scenario) {
+  render::FrameOptions f;
+  f.every = o.render_every;
+  f.dir = !o.render_dir.empty()                    ? std::filesystem::path(o.render_dir)
+          : o.movie.empty() || o.render_every <= 0 ? dir / "frames"
+                                                   : std::filesystem::path();
+  f.field = o.render_field;
+  f.view = o.render_view;
+  f.view_file = o.view_file;
+  f.movie = o.movie;
+  f.scenario = scenario;
+  if (!o.render_size.empty()) {
+    int w = 0, h = 0;
+    char tail = 0;
+    if (std::sscanf(o.render_size.c_str(), "%dx%d%c", &w, &h, &tail) != 2)
+      throw ConfigError("--render-size " + o.render_size + ": expected WxH, e.g. 1280x720");
+    f.width = w;
+    f.height = h;
+  }
+  return f;
+}
+
 }  // namespace
 
 int run_command(const RunOptions& o) {
@@ -268,17 +293,20 @@ int run_command(const RunOptions& o) {
   const std::filesystem::path dir = o.output.empty()
                                         ? std::filesystem::path("fluxview-out") / slug(sc.name)
                                         : std::filesystem::path(o.output);
+  // Headless frames and movie: options checked before anything is written.
+  render::FrameOptions frame_options;
+  const bool draws = o.render_every > 0 || !o.movie.empty();
+  if (draws) {
+    frame_options = frame_options_of(o, dir, sc.name);
+    render::check_frame_options(frame_options, *solver);
+  }
   const std::filesystem::path checkpoint_dir =
       o.checkpoint_dir.empty() ? dir : std::filesystem::path(o.checkpoint_dir);
-  const std::filesystem::path frame_dir =
-      o.render_dir.empty() ? dir / "frames" : std::filesystem::path(o.render_dir);
 
   // Headless frames and Catalyst are set up before any folder is made too: a field the
   // solver lacks, no GL context, a missing or broken script leave nothing behind.
   std::unique_ptr<render::FrameWriter> frames;
-  if (o.render_every > 0)
-    frames = render::make_frame_writer({o.render_every, frame_dir, o.render_field, o.render_view},
-                                       *solver);
+  if (draws) frames = render::make_frame_writer(frame_options, *solver);
   std::unique_ptr<CatalystAdaptor> catalyst;  // destroyed before the solver it may alias
   if (!o.catalyst_scripts.empty()) {
     try {
@@ -297,7 +325,8 @@ int run_command(const RunOptions& o) {
   std::vector<RunFolder> folders{{dir, "--output"}};
   if (o.checkpoint_every > 0)
     folders.push_back({checkpoint_dir, o.checkpoint_dir.empty() ? "--output" : "--checkpoint-dir"});
-  if (frames) folders.push_back({frame_dir, o.render_dir.empty() ? "--output" : "--render-dir"});
+  if (frames && !frame_options.dir.empty())
+    folders.push_back({frame_options.dir, o.render_dir.empty() ? "--output" : "--render-dir"});
   const RunFolders locked(folders, quiet);
 
   CheckpointRing checkpoints(checkpoint_dir, o.checkpoint_keep);
@@ -369,8 +398,9 @@ int run_command(const RunOptions& o) {
                             : std::to_string(max_steps) + " steps")
               << "; " << progress.output_summary() << "\n";
     if (frames)
-      std::cerr << "fluxview: frames in " << frame_dir.string() << " ("
-                << frames->context_description() << ")\n";
+      std::cerr << "fluxview: frames in "
+                << (frame_options.dir.empty() ? frame_options.movie : frame_options.dir).string()
+                << " (" << frames->context_description() << ")\n";
   }
 
   const auto t0 = Clock::now();
@@ -452,6 +482,7 @@ int run_command(const RunOptions& o) {
     guard();
     if (series.records().empty() || series.records().back().step != solver->step())
       write_snapshot();
+    if (frames) frames->finish(*solver, true);  // a frame of the final state, and the movie
     summary.status = final_status;
   } catch (const InstabilityError& e) {
     summary.status = "unstable";
@@ -485,6 +516,16 @@ int run_command(const RunOptions& o) {
   }
   summary.steps_run = run;
   summary.wall_seconds = seconds_since(t0);
+  // The movie is closed whatever ended the run (a completed run closed it after its final
+  // frame, in the try above).
+  if (frames) try {
+      frames->finish(*solver, false);
+    } catch (const std::exception& e) {
+      std::cerr << "fluxview: failed: " << e.what() << "\n";
+      summary.status = "failed";
+      summary.message = e.what();
+      if (code == kExitOk || code == kExitInterrupted) code = kExitFailure;
+    }
   // The final record; on a full disk it may fail too, and the run.json left says running
   // with a pid that has ended (the lock, no longer held, says so too).
   try {

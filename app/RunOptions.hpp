@@ -39,9 +39,12 @@ struct RunOptions {
   std::string catalyst_on_error = "stop";  // stop | continue (drop the failing script)
   // Headless PNG frames (--render-every N --render-dir DIR): 0 draws none.
   std::int64_t render_every = 0;
-  std::string render_dir;  // empty: OUTPUT/frames
+  std::string render_dir;  // empty: OUTPUT/frames (none when only a movie is asked for)
   std::string render_field;
-  std::string render_view = "2d";
+  std::string render_view;  // empty: the view file's, else 2d
+  std::string view_file;    // --view-file: a view saved by the GUI
+  std::string movie;        // --movie FILE.mp4: a film of the frames
+  std::string render_size;  // --render-size WxH; empty: 1024x768
   // Checkpoints (HDF5): every N steps (0: none) into DIR (default: the output dir), the
   // newest `checkpoint_keep` kept, and a run that continues from one.
   std::int64_t checkpoint_every = 0;
