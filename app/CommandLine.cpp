@@ -1,3 +1,7 @@
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
 #include "app/CommandLine.hpp"
 
 #include "app/BuildInfo.hpp"

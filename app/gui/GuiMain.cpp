@@ -1,6 +1,9 @@
 // gui_available() and gui_command() of app/GuiEntry.hpp in a build with GLFW and ImGui.
 #include <GLFW/glfw3.h>
+#include <exception>
+#include <map>
 #include <string>
+#include <vector>
 
 #include <cstdlib>
 #include <fstream>

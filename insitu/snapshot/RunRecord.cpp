@@ -1,3 +1,4 @@
+#include <memory>
 #include <ostream>
 #include <string_view>
 #include <variant>

@@ -1,7 +1,9 @@
-#include "sim/core/CommonConfig.hpp"
+#include <array>
 #include <cstdint>
+#include <string>
 #include <variant>
 #include <vector>
+#include "sim/core/CommonConfig.hpp"
 #include "sim/core/SolverFamily.hpp"
 
 namespace fluxview {

@@ -1,5 +1,6 @@
 // The fd family: its parameters (the only place their keys are spelled), the typed
 // configuration read from them, and the checks across them.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <functional>

@@ -6,9 +6,12 @@
 // cuda/FdKernels.cu on the device, where the blocked kernels of the paper (55point,
 // 19point) are written by hand beside them.
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 #include "sim/core/Exec.hpp"

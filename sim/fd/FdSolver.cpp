@@ -2,7 +2,9 @@
 // substep), the four 2N-storage registers and, for the two-pass method, the div u field,
 // all where its backend computes, with periodic ghost zones of width 3 filled before every
 // substep.
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 #include <optional>
 #include <sstream>

@@ -1,6 +1,8 @@
 // The heat family: its parameters (the only place their keys are spelled), the typed
 // configuration read from them, the checks across them, and the grid they describe.
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <memory>
