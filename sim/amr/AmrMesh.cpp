@@ -156,8 +156,8 @@ std::vector<double> AmrMesh<T>::indicators(double eps) {
 }
 
 template <class T>
-bool AmrMesh<T>::regrid(const std::vector<std::int8_t>& flags) {
-  fill_ghosts(state_.view());
+bool AmrMesh<T>::regrid(const std::vector<std::int8_t>& flags, bool ghosts_current) {
+  if (!ghosts_current) fill_ghosts(state_.view());
   const std::vector<LeafKey> old_leaves = forest_.leaves();
   if (!forest_.adapt(flags)) return false;
   const std::vector<RemapTask> tasks = remap_tasks(old_leaves, forest_.leaves(), shape_.active);
@@ -171,6 +171,14 @@ bool AmrMesh<T>::regrid(const std::vector<std::int8_t>& flags) {
     remap_cpu(state_.view(), scratch_.view(), tasks.data(), int(tasks.size()), params_, ph_);
   }
   state_.swap(scratch_);
+  forest_.partition();
+  layout_for_leaves();
+  return true;
+}
+
+template <class T>
+bool AmrMesh<T>::adapt_discarding_data(const std::vector<std::int8_t>& flags) {
+  if (!forest_.adapt(flags)) return false;
   forest_.partition();
   layout_for_leaves();
   return true;

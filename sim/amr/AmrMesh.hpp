@@ -23,12 +23,6 @@
 
 namespace fluxview::amr {
 
-// Level and position of the block in a slot (what kernels need for coordinates and dx).
-struct BlockInfo {
-  int level = 0;
-  int idx[3] = {0, 0, 0};
-};
-
 template <class T>
 class AmrMesh {
  public:
@@ -62,8 +56,12 @@ class AmrMesh {
   // Loehner's estimate per local block on the state (ghosts must be filled); host copy.
   std::vector<double> indicators(double eps);
   // Adapts the forest to `flags`, remaps the state onto the new leaves, repartitions.
-  // Fills the state's ghosts first. Returns whether the mesh changed.
-  bool regrid(const std::vector<std::int8_t>& flags);
+  // Fills the state's ghosts first unless the caller just did. Returns whether the mesh
+  // changed.
+  bool regrid(const std::vector<std::int8_t>& flags, bool ghosts_current = false);
+  // Adapts the forest and lays out the pools without keeping any data (the initial mesh,
+  // whose blocks are then set from the initial condition). Returns whether it changed.
+  bool adapt_discarding_data(const std::vector<std::int8_t>& flags);
 
  private:
   void layout_for_leaves();

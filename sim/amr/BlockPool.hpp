@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "sim/core/Buffer.hpp"
 #include "sim/core/FieldLayout.hpp"
@@ -95,6 +96,11 @@ class BlockPool {
     return static_cast<const T*>(buffer_.data()) +
            (std::int64_t(m) * capacity_ + slot) * layout_.size;
   }
+
+  // The whole buffer (every variable of every slot up to the capacity).
+  void* data() { return buffer_.data(); }
+  const void* data() const { return buffer_.data(); }
+  std::size_t bytes() const { return bytes_for(capacity_); }
 
   Location where() const { return where_; }
   int nv() const { return nv_; }

@@ -22,6 +22,12 @@
 
 namespace fluxview::amr {
 
+// Level and position of the block in a slot (what kernels need for coordinates and dx).
+struct BlockInfo {
+  int level = 0;
+  int idx[3] = {0, 0, 0};
+};
+
 enum class Fill : int { copy = 0, restrict_fine = 1, prolong = 2, boundary = 3 };
 
 // Physical boundary of a face of the domain. `periodic` never reaches a task (the forest

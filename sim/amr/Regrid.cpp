@@ -26,7 +26,8 @@ bool in_region(const LeafKey& k, const RefineCriteria& c, const std::array<int, 
 
 int level_limit(const LeafKey& k, const RefineCriteria& c, const std::array<int, 3>& trees,
                 const std::array<bool, 3>& active) {
-  return in_region(k, c, trees, active) ? c.max_level : std::min(c.outside_level, c.max_level);
+  const int outside = std::max(c.min_level, std::min(c.outside_level, c.max_level));
+  return in_region(k, c, trees, active) ? c.max_level : outside;
 }
 
 std::vector<std::int8_t> refine_flags(const std::vector<LeafKey>& leaves,
@@ -39,10 +40,11 @@ std::vector<std::int8_t> refine_flags(const std::vector<LeafKey>& leaves,
   std::vector<std::size_t> want;
   for (std::size_t i = 0; i < n; ++i) {
     const int limit = level_limit(leaves[i], c, trees, active);
-    if (leaves[i].level > limit || indicator[i] < c.derefine)
-      flags[i] = -1;
-    else if (indicator[i] > c.refine && leaves[i].level < limit)
+    const int level = leaves[i].level;
+    if (level < c.min_level || (indicator[i] > c.refine && level < limit))
       want.push_back(i);
+    else if (level > limit || (indicator[i] < c.derefine && level > c.min_level))
+      flags[i] = -1;
   }
   int dims = 0;
   for (bool a : active) dims += a;

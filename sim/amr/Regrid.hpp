@@ -26,6 +26,7 @@ struct RefineCriteria {
   double refine = 0.8;    // Loehner threshold above which a block refines
   double derefine = 0.2;  // below which it may coarsen
   int max_level = 0;
+  int min_level = 0;  // blocks never coarsen below it (and are refined to it)
   // Refinement region, fractions of the domain per axis: blocks overlapping it may reach
   // max_level; blocks outside it at most outside_level.
   std::array<double, 3> region_lo{0, 0, 0}, region_hi{1, 1, 1};

@@ -127,6 +127,14 @@ MeshPlan build_plan(const MeshShape& shape, const std::vector<LeafKey>& local,
     }
   }
 
+  std::stable_sort(plan.reflux.begin(), plan.reflux.end(),
+                   [](const RefluxTask& x, const RefluxTask& y) {
+                     return 2 * x.axis + x.side < 2 * y.axis + y.side;
+                   });
+  for (int f = 0; f <= 6; ++f)
+    plan.reflux_begin[std::size_t(f)] =
+        int(std::count_if(plan.reflux.begin(), plan.reflux.end(),
+                          [f](const RefluxTask& r) { return 2 * r.axis + r.side < f; }));
   plan.group_begin.push_back(0);
   for (auto& grp : groups) {
     plan.ghost_tasks.insert(plan.ghost_tasks.end(), grp.begin(), grp.end());

@@ -38,7 +38,11 @@ struct MeshPlan {
   // level for prolongation; group g is tasks[group_begin[g], group_begin[g + 1]).
   std::vector<GhostTask> ghost_tasks;
   std::vector<int> group_begin;
+  // Reflux tasks by face: those of face f = 2 axis + side are
+  // reflux[reflux_begin[f], reflux_begin[f + 1]). A block has one face of each kind, so
+  // no two tasks of a group touch the same cell, and the groups run in a fixed order.
   std::vector<RefluxTask> reflux;
+  std::array<int, 7> reflux_begin{};
   int groups() const { return int(group_begin.size()) - 1; }
 };
 
