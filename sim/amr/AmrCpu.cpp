@@ -1,77 +1,103 @@
-// The CPU backend of the adaptive mesh: the bodies of MeshTasks.hpp and the indicator of
-// AmrBackend.hpp in OpenMP loops.
-#include <algorithm>
-#include <cstdint>
-#include <stdexcept>
-#include <string>
+// The host backend of the adaptive mesh: the loops of AmrLoops.hpp on exec::Host, and the
+// stage: fv's own host backend (FvCpu.cpp) advancing each block, blocks shared out to
+// OpenMP threads, each thread with its own fv backend (and so its own scratch fields).
+#include <omp.h>
 
-#include "sim/amr/AmrBackend.hpp"
-#include "sim/amr/TaskLoops.hpp"
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <vector>
+
+// The host side of the execution layer before the loops written over it (fv's and ours
+// call exec::for_each_cell and exec::reduce_cells by name).
+#include "sim/core/ExecHost.hpp"
+
+#include "sim/amr/AmrLoops.hpp"
+#include "sim/core/Buffer.hpp"
 
 namespace fluxview::amr {
 
 namespace {
 
-// Runs f.template operator()<NV>() for the pool's variable count (5 or 6).
-template <class F>
-void with_nv(int nv, F&& f) {
-  if (nv == 5)
-    f.template operator()<5>();
-  else if (nv == 6)
-    f.template operator()<6>();
-  else
-    throw std::invalid_argument("AMR: " + std::to_string(nv) +
-                                " variables (the fv state has 5, or 6 with a tracer)");
+template <class T>
+fv::Conserved<T> block_fields(const PoolView<T>& u, int slot) {
+  fv::Conserved<T> c;
+  for (int m = 0; m < u.nv; ++m) c.f[m] = u.f[m] + std::int64_t(slot) * u.stride;
+  return c;
 }
 
 }  // namespace
 
 template <class T>
-void fill_ghosts_cpu(const PoolView<T>& u, const GhostTask* tasks, int begin, int end,
-                     const FillParams& params, const fv::Physics<T>& ph) {
-  with_nv(u.nv, [&]<int NV>() {
-    const GhostFillBody<T, NV, EulerAdmissible<T>> body{u, tasks, params, {ph}};
-    for_each_task_cell(begin, end, body);
-  });
-}
-
-template <class T>
-void remap_cpu(const PoolView<T>& from, const PoolView<T>& to, const RemapTask* tasks, int count,
-               const FillParams& params, const fv::Physics<T>& ph) {
-  with_nv(from.nv, [&]<int NV>() {
-    const RemapBody<T, NV, EulerAdmissible<T>> body{from, to, tasks, params, {ph}};
-    for_each_task_cell(0, count, body);
-  });
-}
-
-template <class T>
-void indicators_cpu(const PoolView<T>& u, int blocks, const FillParams& params,
-                    const fv::Physics<T>& ph, T eps, T* out) {
-  const FieldLayout& l = u.layout;
-  const std::int64_t step[3] = {params.active[0] ? 1 : 0, params.active[1] ? l.sy : 0,
-                                params.active[2] ? l.sz : 0};
-  with_nv(u.nv, [&]<int NV>() {
-#pragma omp parallel for schedule(dynamic, 4) if (blocks >= 32)
-    for (int b = 0; b < blocks; ++b) {
-      T worst = 0;
-      for (int k = 0; k < l.n[2]; ++k)
-        for (int j = 0; j < l.n[1]; ++j)
-          for (int i = 0; i < l.n[0]; ++i)
-            worst = std::max(worst, cell_indicator<T, NV>(u, u.cell(b, i, j, k), step, ph, eps));
-      out[b] = worst;
+void amr_stage_on(const exec::Host&, const BlockStageArgs<T>& a, StageWorkers<T>& w) {
+  std::vector<std::unique_ptr<fv::FvBackend<T>>>& per_thread = w.host;
+  const int threads = omp_get_max_threads();
+  while (int(per_thread.size()) < threads)
+    per_thread.push_back(fv::make_backend<T>(BackendKind::cpu));
+  unsigned long long corrected = 0;
+  double rate = 0;
+  bool bad = false;
+#pragma omp parallel reduction(+ : corrected) reduction(max : rate) reduction(|| : bad)
+  {
+    fv::FvBackend<T>& fvb = *per_thread[std::size_t(omp_get_thread_num())];
+#pragma omp for schedule(dynamic, 2)
+    for (int b = 0; b < a.blocks; ++b) {
+      fv::StageArgs<T> s;
+      s.nv = a.in.nv;
+      s.layout = a.in.layout;
+      s.u0 = block_fields(a.u0, b);
+      s.in = block_fields(a.in, b);
+      s.out = block_fields(a.out, b);
+      s.dt = a.dt;
+      s.weight_u0 = a.weight_u0;
+      s.weight_in = a.weight_in;
+      level_inv_dx(a.inv_dx0, a.info[b].level, s.inv_dx);
+      s.ph = a.ph;
+      unsigned long long count = 0, bits = 0;
+      s.corrected = &count;
+      s.rate_bits = a.rate_bits ? &bits : nullptr;
+      fvb.stage(s);
+      corrected += count;
+      if (a.rate_bits) {
+        double r;
+        std::memcpy(&r, &bits, sizeof r);
+        if (std::isnan(r))
+          bad = true;
+        else
+          rate = std::max(rate, r);
+      }
     }
-  });
+  }
+  *a.corrected += corrected;
+  if (a.rate_bits) {
+    const double r = bad ? std::numeric_limits<double>::quiet_NaN() : rate;
+    std::memcpy(a.rate_bits, &r, sizeof r);
+  }
 }
 
-#define FLUXVIEW_AMR_CPU(T)                                                                 \
-  template void fill_ghosts_cpu<T>(const PoolView<T>&, const GhostTask*, int, int,          \
-                                   const FillParams&, const fv::Physics<T>&);               \
-  template void remap_cpu<T>(const PoolView<T>&, const PoolView<T>&, const RemapTask*, int, \
-                             const FillParams&, const fv::Physics<T>&);                     \
-  template void indicators_cpu<T>(const PoolView<T>&, int, const FillParams&,               \
-                                  const fv::Physics<T>&, T, T*);
-FLUXVIEW_AMR_CPU(float)
-FLUXVIEW_AMR_CPU(double)
-#undef FLUXVIEW_AMR_CPU
+template <class T>
+std::unique_ptr<AmrBackend<T>> make_host_amr_backend() {
+  return std::make_unique<AmrBackendOn<exec::Host, T>>();
+}
+
+template <class T>
+std::unique_ptr<AmrBackend<T>> make_amr_backend(BackendKind backend) {
+  if (backend == BackendKind::cpu) return make_host_amr_backend<T>();
+#if FLUXVIEW_HAVE_CUDA
+  return make_device_amr_backend<T>();
+#else
+  throw_no_cuda_build();
+#endif
+}
+
+template void amr_stage_on<float>(const exec::Host&, const BlockStageArgs<float>&,
+                                  StageWorkers<float>&);
+template void amr_stage_on<double>(const exec::Host&, const BlockStageArgs<double>&,
+                                   StageWorkers<double>&);
+template std::unique_ptr<AmrBackend<float>> make_amr_backend<float>(BackendKind);
+template std::unique_ptr<AmrBackend<double>> make_amr_backend<double>(BackendKind);
 
 }  // namespace fluxview::amr

@@ -8,7 +8,6 @@
 // one number per block (the indicator) and the task lists the other way.
 #include "sim/amr/AmrFvSolver.hpp"
 
-#include <omp.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,27 +23,21 @@
 #include <utility>
 #include <vector>
 
+#include "sim/amr/AmrBackend.hpp"
 #include "sim/amr/AmrHierarchy.hpp"
-#include "sim/amr/AmrInitial.hpp"
 #include "sim/amr/AmrMesh.hpp"
 #include "sim/amr/AmrParams.hpp"
-#include "sim/amr/AmrStep.hpp"
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/Field.hpp"
 #include "sim/core/Parallel.hpp"
-#include "sim/fv/FvSolver.hpp"
+#include "sim/fv/FvConfig.hpp"
+#include "sim/fv/FvInitial.hpp"
 #include "sim/fv/FvStep.hpp"
 
 namespace fluxview::amr {
 
 namespace {
-
-fv::Riemann parse_riemann(const std::string& s) {
-  if (s == "hll") return fv::Riemann::hll;
-  if (s == "llf") return fv::Riemann::llf;
-  return fv::Riemann::hllc;
-}
 
 struct DerivedInfo {
   const char* name;
@@ -73,35 +66,28 @@ class AmrFvSolver final : public Solver, public Hierarchy {
 
   void reset(const ParamSet& p) override {
     params_ = p;
+    fv_ = fv::parse_config(p);
     cfg_ = read_amr_config(p);
     where_ = backend_ == BackendKind::cuda ? Location::device : Location::host;
-    const char* nk[3] = {"grid.nx", "grid.ny", "grid.nz"};
-    const char* lk[3] = {"grid.lx", "grid.ly", "grid.lz"};
     MeshShape shape;
     shape.block = cfg_.block;
     shape.ghost = fv::kGhost;
     shape.max_level = cfg_.max_level;
     for (int a = 0; a < 3; ++a) {
-      top_[a] = int(p.get_int(nk[a]));
-      len_[a] = p.get_real(lk[a]);
+      top_[a] = fv_.grid.n[a];
+      len_[a] = fv_.grid.length[a];
       shape.active[a] = top_[a] > 1;
       shape.trees[a] = shape.active[a] ? top_[a] / cfg_.block : 1;
       inv_dx0_[a] = shape.active[a] ? T(top_[a] / len_[a]) : T(0);
       for (int s = 0; s < 2; ++s) {
-        const std::string bc = fv::resolved_bc(p, a, s);
-        shape.periodic[a] = bc == "periodic";
-        shape.boundary[a][s] = bc == "reflecting" ? Boundary::reflecting : Boundary::outflow;
+        shape.periodic[a] = fv_.bc[a][s] == fv::Bc::periodic;
+        shape.boundary[a][s] =
+            fv_.bc[a][s] == fv::Bc::reflecting ? Boundary::reflecting : Boundary::outflow;
       }
     }
-    ph_ = fv::Physics<T>{};
-    ph_.gamma = T(p.get_real("fv.gamma"));
-    ph_.theta = T(p.get_real("fv.theta"));
-    ph_.plm = p.get_string("fv.reconstruction") == "plm";
-    ph_.riemann = parse_riemann(p.get_string("fv.riemann"));
-    ph_.rho_floor = T(p.get_real("fv.rho_floor"));
-    ph_.p_floor = T(p.get_real("fv.p_floor"));
-    cfl_ = p.get_real("fv.cfl");
-    nv_ = p.get_bool("fv.tracer") ? 6 : 5;
+    ph_ = fv::physics_in<T>(fv_);
+    cfl_ = fv_.cfl;
+    nv_ = fv_.tracer ? 6 : 5;
     criteria_.refine = cfg_.refine;
     criteria_.derefine = cfg_.derefine;
     criteria_.max_level = cfg_.max_level;
@@ -115,7 +101,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     cell_updates_ = 0;
 
     FillParams fill;
-    for (int a = 0; a < 3; ++a) fill.flip[a] = 1 + a;
+    for (int a = 0; a < 3; ++a) fill.flip[a] = fv::kMomX + a;
     mesh_ = std::make_unique<AmrMesh<T>>(shape, nv_, where_, ph_, fill);
     max_blocks_ = cfg_.max_blocks > 0 ? cfg_.max_blocks : auto_max_blocks();
     build_initial_mesh();
@@ -141,9 +127,6 @@ class AmrFvSolver final : public Solver, public Hierarchy {
 
     scalars_ = Buffer(where_, 2 * sizeof(unsigned long long));
     scalars_.fill_zero();
-    if (where_ == Location::host)
-      work_ = Buffer(Location::host, std::size_t(3) * nv_ * mesh_->state().layout().size *
-                                         sizeof(T) * std::size_t(omp_get_max_threads()));
     update_rate();
   }
 
@@ -170,17 +153,15 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   // from the block cell containing its centre, computed on the solver's backend.
   FieldView view(const std::string& name) const override {
     const int what = field_code(name);
-    const std::size_t slot = what == kResampleDensity ? 0 : std::size_t(what) + 1;
+    const std::size_t slot = what == kDensity ? 0 : std::size_t(what) + 1;
     prepare_resample();
     Field<T>& out = derived_[slot];
     if (out.layout().n != grid_.n || out.where() != where_) out = Field<T>(grid_.n, 0, where_);
-    const int count = int(resample_tasks_.size());
-    if (where_ == Location::device)
-      resample_cuda(mesh_->state().view(), static_cast<const ResampleTask*>(resample_dev_.data()),
-                    count, out.layout(), ph_, what, cfg_.block, out.data());
-    else
-      resample_cpu(mesh_->state().view(), resample_tasks_.data(), count, out.layout(), ph_, what,
-                   cfg_.block, out.data());
+    const ResampleTask* tasks = where_ == Location::device
+                                    ? static_cast<const ResampleTask*>(resample_dev_.data())
+                                    : resample_tasks_.data();
+    mesh_->backend().resample(mesh_->state().view(), tasks, int(resample_tasks_.size()),
+                              out.layout(), ph_, what, out.data());
     const char* unit =
         slot == 0 ? "kg/m^3" : kDerived[slot - 1].unit;  // kDerived is in Derived order
     return out.view(name, unit, Centering::cell);
@@ -212,34 +193,25 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     if (blocks == 0) return h;
     if (where_ == Location::device) {
       Buffer dev(where_, h.bytes.size());
-      pack_cuda(mesh_->state().view(), blocks, ph_, what, static_cast<T*>(dev.data()));
+      mesh_->backend().pack(mesh_->state().view(), blocks, ph_, what, static_cast<T*>(dev.data()));
       copy_bytes(h.bytes.data(), Location::host, dev.data(), where_, h.bytes.size());
     } else {
-      pack_cpu(mesh_->state().view(), blocks, ph_, what, reinterpret_cast<T*>(h.bytes.data()));
+      mesh_->backend().pack(mesh_->state().view(), blocks, ph_, what,
+                            reinterpret_cast<T*>(h.bytes.data()));
     }
     return h;
   }
 
   std::vector<Diagnostic> diagnostics() override {
     const int n = mesh_->blocks();
-    std::vector<double> per(std::size_t(std::max(n, 1)) * kBlockTotals);
-    if (where_ == Location::device) {
-      Buffer dev(where_, per.size() * sizeof(double));
-      block_totals_cuda(mesh_->state().view(), n, ph_, static_cast<double*>(dev.data()));
-      copy_bytes(per.data(), Location::host, dev.data(), where_, per.size() * sizeof(double));
-    } else {
-      block_totals_cpu(mesh_->state().view(), n, ph_, per.data());
-    }
-    // Sums in block order, each block weighted by its cell volume.
-    double t[kBlockTotals] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
-    for (int b = 0; b < n; ++b) {
-      const double vol = cell_volume(mesh_->info()[std::size_t(b)].level);
-      const double* x = &per[std::size_t(b) * kBlockTotals];
-      for (int m = 0; m < 7; ++m) t[m] += x[m] * vol;
-      t[7] += x[7];
-      t[8] = std::max(t[8], x[8]);
-    }
-    for (int m = 0; m < 8; ++m) t[m] = parallel::allreduce_sum(t[m]);
+    double volume0 = 1;
+    for (int a = 0; a < 3; ++a)
+      if (mesh_->shape().active[a]) volume0 *= len_[a] / top_[a];
+    const MeshTotals m = mesh_->backend().totals(mesh_->state().view(), mesh_->info_on_backend(), n,
+                                                 ph_, volume0, dims());
+    double t[9] = {m.mass,        m.momentum[0], m.momentum[1],       m.momentum[2], m.energy,
+                   m.tracer_mass, m.mixed_mass,  double(m.nonfinite), m.max_mach};
+    for (int i = 0; i < 8; ++i) t[i] = parallel::allreduce_sum(t[i]);
     t[8] = parallel::allreduce_max(t[8]);
     std::vector<int> per_level(std::size_t(cfg_.max_level) + 1, 0);
     for (int b = 0; b < n; ++b) ++per_level[std::size_t(mesh_->info()[std::size_t(b)].level)];
@@ -278,11 +250,10 @@ class AmrFvSolver final : public Solver, public Hierarchy {
         {"mesh", "amr (p4est): blocks of " + std::to_string(cfg_.block) + "^" +
                      std::to_string(dims()) + " cells, levels 0-" + std::to_string(cfg_.max_level) +
                      ", regrid every " + std::to_string(cfg_.regrid_every) + " steps"},
-        {"kernel", backend_ == BackendKind::cuda ? "amr block stage (one launch per stage)"
-                                                 : std::string("cpu-openmp, fv stage per block")},
+        {"kernel", mesh_->backend().kernel()},
         {"scheme", std::string(ph_.plm ? "PLM theta=" + format_value(double(ph_.theta))
                                        : std::string("first order")) +
-                       ", " + params_.get_string("fv.riemann") + ", TVD RK2, global dt"},
+                       ", " + fv::riemann_name(ph_.riemann) + ", TVD RK2, global dt"},
         {"blocks", std::to_string(mesh_->blocks())},
         {"deepest_level", std::to_string(deepest)},
         {"view_level", std::to_string(view_level_)},
@@ -290,9 +261,9 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   }
 
  private:
-  // kResampleDensity for rho, else the fv::Derived of the field; throws for other names.
+  // kDensity for rho, else the fv::Derived of the field; throws for other names.
   int field_code(const std::string& name) const {
-    if (name == "rho") return kResampleDensity;
+    if (name == "rho") return kDensity;
     for (const auto& d : kDerived)
       if (name == d.name && (d.what != fv::Derived::tracer || nv_ == 6)) return int(d.what);
     std::string names;
@@ -333,9 +304,8 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   // sampled again at the new resolution, until nothing more refines (at most max_level
   // times). A mesh that would exceed the memory is refused here, before any output.
   void build_initial_mesh() {
-    const InitialCondition ic(params_, len_, mesh_->shape().active);
     for (int pass = 0;; ++pass) {
-      set_initial(ic);
+      set_initial();
       if (pass == cfg_.max_level) break;
       mesh_->fill_ghosts(mesh_->state().view());
       const std::vector<double> e = mesh_->indicators(cfg_.filter);
@@ -363,8 +333,9 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     }
   }
 
-  // Every local block's interior from the initial condition at its level.
-  void set_initial(const InitialCondition& ic) {
+  // Every local block's interior from fv's initial condition at its level: each block is
+  // filled as the box of the uniform grid of its level that it covers.
+  void set_initial() {
     BlockPool<T>& state = mesh_->state();
     BlockPool<T> host_pool;
     BlockPool<T>* target = &state;
@@ -374,31 +345,31 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     }
     const FieldLayout& l = state.layout();
     const MeshShape& s = mesh_->shape();
-    const int n = mesh_->blocks();
-#pragma omp parallel for schedule(dynamic, 2)
-    for (int b = 0; b < n; ++b) {
+    std::vector<Field<T>> fields;
+    for (int m = 0; m < nv_; ++m) fields.emplace_back(l.n, 0, Location::host);
+    for (int b = 0; b < mesh_->blocks(); ++b) {
       const BlockInfo& info = mesh_->info()[std::size_t(b)];
-      std::array<double, 3> dx{}, x{};
-      for (int a = 0; a < 3; ++a)
-        dx[a] = s.active[a] ? len_[a] / (double(top_[a]) * double(1 << info.level)) : len_[a];
-      for (int k = 0; k < l.n[2]; ++k)
-        for (int j = 0; j < l.n[1]; ++j)
-          for (int i = 0; i < l.n[0]; ++i) {
-            const int c[3] = {i, j, k};
-            for (int a = 0; a < 3; ++a)
-              x[a] = s.active[a] ? (double(info.idx[a]) * cfg_.block + c[a] + 0.5) * dx[a]
-                                 : 0.5 * len_[a];
-            const fv::State<double, 6> u = ic.cell(x, dx);
-            for (int m = 0; m < nv_; ++m) target->block(m, b)[l.index(i, j, k)] = T(u.v[m]);
-          }
+      Grid g;
+      for (int a = 0; a < 3; ++a) {
+        g.n[a] = s.active[a] ? top_[a] << info.level : 1;
+        g.spacing[a] = len_[a] / g.n[a];
+        g.origin[a] = 0.5 * g.spacing[a];
+        g.offset[a] = s.active[a] ? info.idx[a] * cfg_.block : 0;
+      }
+      fv::fill_initial(fields, fv_, g);
+      for (int m = 0; m < nv_; ++m) {
+        T* dst = target->block(m, b);
+        for (int k = 0; k < l.n[2]; ++k)
+          for (int j = 0; j < l.n[1]; ++j)
+            for (int i = 0; i < l.n[0]; ++i)
+              dst[l.index(i, j, k)] = fields[std::size_t(m)](i, j, k);
+      }
     }
     if (target != &state)
       copy_bytes(state.data(), where_, host_pool.data(), Location::host, state.bytes());
   }
 
-  auto* scalar(int i) {
-    return static_cast<unsigned long long*>(scalars_.data()) + i;
-  }
+  auto* scalar(int i) { return static_cast<unsigned long long*>(scalars_.data()) + i; }
 
   std::uint64_t corrected() const {
     if (where_ == Location::host) return *(static_cast<const unsigned long long*>(scalars_.data()));
@@ -407,12 +378,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     return v;
   }
 
-  void run_stage(BlockStageArgs<T>& a) {
-    if (where_ == Location::device)
-      stage_blocks_cuda(a);
-    else
-      stage_blocks_cpu(a);
-  }
+  void run_stage(BlockStageArgs<T>& a) { mesh_->backend().stage(a); }
 
   // Corrects `out` at every coarse-fine face from the fluxes of `in`, one face kind at a
   // time (a block has one face of each kind, so no cell is written twice at once).
@@ -424,12 +390,8 @@ class AmrFvSolver final : public Solver, public Hierarchy {
       const int begin = plan.reflux_begin[std::size_t(f)],
                 end = plan.reflux_begin[std::size_t(f) + 1];
       if (begin == end) continue;
-      if (where_ == Location::device)
-        reflux_cuda(in, out, mesh_->reflux_on_backend(), begin, end, mesh_->info_on_backend(), ph_,
-                    coef, inv_dx0_, cfg_.block, active);
-      else
-        reflux_cpu(in, out, mesh_->reflux_on_backend(), begin, end, mesh_->info_on_backend(), ph_,
-                   coef, inv_dx0_, cfg_.block, active);
+      mesh_->backend().reflux(in, out, mesh_->reflux_on_backend(), begin, end,
+                              mesh_->info_on_backend(), ph_, coef, inv_dx0_, cfg_.block, active);
     }
   }
 
@@ -442,22 +404,21 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     for (int d = 0; d < 3; ++d) a.inv_dx0[d] = inv_dx0_[d];
     a.ph = ph_;
     a.corrected = scalar(0);
-    a.cpu_work = static_cast<T*>(work_.data());
     // Stage 1: U1 = U + dt L(U).
     mesh_->fill_ghosts(u);
     a.u0 = u;
     a.in = u;
     a.out = u1;
-    a.a = T(0);
-    a.b = T(1);
+    a.weight_u0 = T(0);
+    a.weight_in = T(1);
     run_stage(a);
     reflux(u, u1, T(h));
     // Stage 2: U = 1/2 U + 1/2 (U1 + dt L(U1)), the next CFL rate reduced on the way.
     mesh_->fill_ghosts(u1);
     a.in = u1;
     a.out = u;
-    a.a = T(0.5);
-    a.b = T(0.5);
+    a.weight_u0 = T(0.5);
+    a.weight_in = T(0.5);
     a.rate_bits = scalar(1);
     run_stage(a);
     reflux(u1, u, T(0.5 * h));
@@ -488,11 +449,8 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   }
 
   void update_rate() {
-    rate_ = where_ == Location::device
-                ? max_rate_cuda(mesh_->state().view(), mesh_->info_on_backend(), mesh_->blocks(),
-                                ph_, inv_dx0_)
-                : max_rate_cpu(mesh_->state().view(), mesh_->info_on_backend(), mesh_->blocks(),
-                               ph_, inv_dx0_);
+    rate_ = mesh_->backend().max_rate(mesh_->state().view(), mesh_->info_on_backend(),
+                                      mesh_->blocks(), ph_, inv_dx0_);
     finish_rate();
   }
 
@@ -578,6 +536,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   BackendKind backend_;
   Location where_ = Location::host;
   ParamSet params_;
+  fv::FvConfig fv_;
   AmrConfig cfg_;
   RefineCriteria criteria_;
   std::array<int, 3> top_{1, 1, 1};
@@ -596,7 +555,6 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   mutable Buffer resample_dev_;
   mutable std::vector<Field<T>> derived_;  // rho, then the derived fields: filled by view()
   Buffer scalars_;                         // [0] corrected-cell count, [1] next CFL rate bits
-  Buffer work_;                            // CPU stage scratch, per thread
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/amr/AmrBackend.hpp"
+#include "sim/core/Types.hpp"
 
 namespace fluxview::amr {
 
@@ -51,6 +52,8 @@ AmrMesh<T>::AmrMesh(const MeshShape& shape, int nv, Location where, const fv::Ph
       where_(where),
       ph_(ph),
       params_(params),
+      backend_(
+          make_amr_backend<T>(where == Location::device ? BackendKind::cuda : BackendKind::cpu)),
       forest_(make_forest(shape, nullptr)),
       layout_(layout_of(shape, int(sizeof(T)))) {
   params_.block = shape.block;
@@ -69,6 +72,8 @@ AmrMesh<T>::AmrMesh(const MeshShape& shape, int nv, Location where, const fv::Ph
       where_(where),
       ph_(ph),
       params_(params),
+      backend_(
+          make_amr_backend<T>(where == Location::device ? BackendKind::cuda : BackendKind::cpu)),
       forest_(make_forest(shape, &all_leaves)),
       layout_(layout_of(shape, int(sizeof(T)))) {
   params_.block = shape.block;
@@ -132,11 +137,10 @@ void AmrMesh<T>::fill_ghosts(const PoolView<T>& u) {
     const int begin = plan_.group_begin[std::size_t(g)],
               end = plan_.group_begin[std::size_t(g) + 1];
     if (begin == end) continue;
-    if (where_ == Location::device)
-      fill_ghosts_cuda(u, static_cast<const GhostTask*>(ghost_tasks_dev_.data()), begin, end,
-                       params_, ph_);
-    else
-      fill_ghosts_cpu(u, plan_.ghost_tasks.data(), begin, end, params_, ph_);
+    const GhostTask* tasks = where_ == Location::device
+                                 ? static_cast<const GhostTask*>(ghost_tasks_dev_.data())
+                                 : plan_.ghost_tasks.data();
+    backend_->fill_ghosts(u, tasks, begin, end, params_, ph_);
   }
 }
 
@@ -147,10 +151,11 @@ std::vector<double> AmrMesh<T>::indicators(double eps) {
   if (where_ == Location::device) {
     if (indicator_dev_.bytes() < values.size() * sizeof(T))
       indicator_dev_ = Buffer(where_, values.size() * sizeof(T) * 5 / 4 + sizeof(T));
-    indicators_cuda(state_.view(), n, params_, ph_, T(eps), static_cast<T*>(indicator_dev_.data()));
+    backend_->indicators(state_.view(), n, params_, ph_, T(eps),
+                         static_cast<T*>(indicator_dev_.data()));
     copy_bytes(values.data(), Location::host, indicator_dev_.data(), where_, n * sizeof(T));
   } else {
-    indicators_cpu(state_.view(), n, params_, ph_, T(eps), values.data());
+    backend_->indicators(state_.view(), n, params_, ph_, T(eps), values.data());
   }
   return std::vector<double>(values.begin(), values.begin() + n);
 }
@@ -165,10 +170,10 @@ bool AmrMesh<T>::regrid(const std::vector<std::int8_t>& flags, bool ghosts_curre
   if (where_ == Location::device) {
     Buffer dev;
     upload(dev, where_, tasks);
-    remap_cuda(state_.view(), scratch_.view(), static_cast<const RemapTask*>(dev.data()),
-               int(tasks.size()), params_, ph_);
+    backend_->remap(state_.view(), scratch_.view(), static_cast<const RemapTask*>(dev.data()),
+                    int(tasks.size()), params_, ph_);
   } else {
-    remap_cpu(state_.view(), scratch_.view(), tasks.data(), int(tasks.size()), params_, ph_);
+    backend_->remap(state_.view(), scratch_.view(), tasks.data(), int(tasks.size()), params_, ph_);
   }
   state_.swap(scratch_);
   forest_.partition();

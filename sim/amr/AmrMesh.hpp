@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/amr/AmrBackend.hpp"
 #include "sim/amr/BlockPool.hpp"
 #include "sim/amr/Forest.hpp"
 #include "sim/amr/MeshTasks.hpp"
@@ -50,6 +51,8 @@ class AmrMesh {
   BlockPool<T>& state() { return state_; }
   BlockPool<T>& scratch() { return scratch_; }
   Location where() const { return where_; }
+  // The loops over the blocks' cells, on the pools' side.
+  AmrBackend<T>& backend() { return *backend_; }
 
   // Fills the face ghosts of every local block of `u` (the state or the scratch pool).
   void fill_ghosts(const PoolView<T>& u);
@@ -72,6 +75,7 @@ class AmrMesh {
   Location where_;
   fv::Physics<T> ph_;
   FillParams params_;
+  std::unique_ptr<AmrBackend<T>> backend_;
   Forest forest_;
   FieldLayout layout_;
   BlockPool<T> state_, scratch_;

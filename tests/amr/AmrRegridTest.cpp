@@ -74,7 +74,13 @@ TEST(AmrRegrid, LohnerIndicatorIsZeroOnLinearDataAndHighAtAJump) {
   const auto flags =
       refine_flags(m.forest().leaves(), e, c, m.shape().trees, m.shape().active, 1000);
   EXPECT_EQ(flags[2], 1);
-  EXPECT_EQ(flags[0], -1);
+  EXPECT_EQ(flags[0], 0);  // quiet, but at the top level: nothing to coarsen to
+  // One level down, the quiet block asks to coarsen and the jump's block to refine further.
+  std::vector<LeafKey> deeper = m.forest().leaves();
+  for (auto& k : deeper) k = k.child({0, 0, 0});
+  const auto flags1 = refine_flags(deeper, e, c, m.shape().trees, m.shape().active, 1000);
+  EXPECT_EQ(flags1[0], -1);
+  EXPECT_EQ(flags1[2], 1);
   // Outside a refinement region a block is held at the outside level.
   c.region_lo = {0.0, 0, 0};
   c.region_hi = {0.2, 1, 1};
