@@ -68,6 +68,14 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     params_ = p;
     fv_ = fv::parse_config(p);
     cfg_ = read_amr_config(p);
+    // The forest partitions across ranks, but the blocks' ghost cells are not yet exchanged
+    // between ranks (a rank's faces to another's blocks would read stale cells): refuse
+    // rather than compute wrongly.
+    if (parallel::size() > 1)
+      throw ConfigError(
+          "fv.mesh = amr runs on one MPI rank in this version (ghost blocks are "
+          "not yet exchanged between ranks), not on " +
+          std::to_string(parallel::size()) + "; run it without mpirun, or with fv.mesh = uniform");
     where_ = backend_ == BackendKind::cuda ? Location::device : Location::host;
     MeshShape shape;
     shape.block = cfg_.block;
