@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -58,6 +59,13 @@ constexpr DerivedInfo kDerived[] = {
 // at most this many cells (16.7 M: 256^3), so that snapshots and slices of a deep
 // hierarchy stay the size of a uniform run's.
 constexpr double kViewCells = 16777216.0;
+
+// The phases of a step that `fluxview bench` times (Hierarchy::phase_seconds): the block
+// stages, ghost filling, flux correction at coarse-fine faces, and regrids (estimate,
+// adapt, remap and the new CFL rate).
+enum StepPhase { kStepping, kGhostFilling, kFluxCorrection, kRegridding, kPhases };
+constexpr const char* kPhaseNames[kPhases] = {"stepping", "ghost_filling", "flux_correction",
+                                              "regridding"};
 
 template <class T>
 class AmrFvSolver final : public Solver, public Hierarchy {
@@ -176,6 +184,15 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   }
 
   // ---- Hierarchy ----
+  void time_phases(bool on) override {
+    timing_ = on;
+    for (double& t : phase_seconds_) t = 0;
+  }
+  std::vector<std::pair<std::string, double>> phase_seconds() const override {
+    std::vector<std::pair<std::string, double>> out;
+    for (int p = 0; p < kPhases; ++p) out.emplace_back(kPhaseNames[p], phase_seconds_[p]);
+    return out;
+  }
   std::array<int, 3> block_cells() const override { return mesh_->state().layout().n; }
   std::array<int, 3> top_cells() const override { return top_; }
   std::array<double, 3> lengths() const override { return len_; }
@@ -388,6 +405,21 @@ class AmrFvSolver final : public Solver, public Hierarchy {
 
   void run_stage(BlockStageArgs<T>& a) { mesh_->backend().stage(a); }
 
+  // Runs one phase of a step; while phases are timed (time_phases), waits for the device
+  // after it and adds its wall time, so that the phases' times add up to the step's.
+  template <class F>
+  void timed(int phase, F&& f) {
+    if (!timing_) {
+      f();
+      return;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    if (where_ == Location::device) cuda::synchronize();
+    phase_seconds_[phase] +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
   // Corrects `out` at every coarse-fine face from the fluxes of `in`, one face kind at a
   // time (a block has one face of each kind, so no cell is written twice at once).
   void reflux(const PoolView<T>& in, const PoolView<T>& out, T coef) {
@@ -413,29 +445,31 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     a.ph = ph_;
     a.corrected = scalar(0);
     // Stage 1: U1 = U + dt L(U).
-    mesh_->fill_ghosts(u);
+    timed(kGhostFilling, [&] { mesh_->fill_ghosts(u); });
     a.u0 = u;
     a.in = u;
     a.out = u1;
     a.weight_u0 = T(0);
     a.weight_in = T(1);
-    run_stage(a);
-    reflux(u, u1, T(h));
+    timed(kStepping, [&] { run_stage(a); });
+    timed(kFluxCorrection, [&] { reflux(u, u1, T(h)); });
     // Stage 2: U = 1/2 U + 1/2 (U1 + dt L(U1)), the next CFL rate reduced on the way.
-    mesh_->fill_ghosts(u1);
+    timed(kGhostFilling, [&] { mesh_->fill_ghosts(u1); });
     a.in = u1;
     a.out = u;
     a.weight_u0 = T(0.5);
     a.weight_in = T(0.5);
     a.rate_bits = scalar(1);
-    run_stage(a);
-    reflux(u1, u, T(0.5 * h));
+    timed(kStepping, [&] { run_stage(a); });
+    timed(kFluxCorrection, [&] { reflux(u1, u, T(0.5 * h)); });
     time_ += h;
     ++step_;
     cell_updates_ += double(mesh_->blocks()) * cells_per_block();
     if (step_ % cfg_.regrid_every == 0 && cfg_.max_level > 0) {
-      regrid();
-      update_rate();  // new blocks, new cell sizes
+      timed(kRegridding, [&] {
+        regrid();
+        update_rate();  // new blocks, new cell sizes
+      });
       return;
     }
     unsigned long long bits = 0;
@@ -563,6 +597,8 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   mutable Buffer resample_dev_;
   mutable std::vector<Field<T>> derived_;  // rho, then the derived fields: filled by view()
   Buffer scalars_;                         // [0] corrected-cell count, [1] next CFL rate bits
+  bool timing_ = false;                    // phases timed (fluxview bench), not state
+  double phase_seconds_[kPhases] = {};
 };
 
 }  // namespace

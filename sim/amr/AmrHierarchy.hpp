@@ -5,6 +5,7 @@
 // views resample the hierarchy onto a uniform grid).
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/FieldView.hpp"
@@ -31,9 +32,17 @@ class Hierarchy {
   // One field (a name of Solver::fields()) of those blocks: the interiors one block after
   // another, x fastest, in the solver's precision; n = {cells per block, blocks, 1}.
   virtual HostArray block_values(const std::string& field) const = 0;
+
+  // For `fluxview bench`: with `on`, every phase of a step (stepping, ghost_filling,
+  // flux_correction, regridding) waits for the device when it ends and its wall time is
+  // added up from zero; the step is then slower than untimed. Off by default.
+  virtual void time_phases(bool on) = 0;
+  // Seconds per phase since time_phases(true), in the order above (this rank).
+  virtual std::vector<std::pair<std::string, double>> phase_seconds() const = 0;
 };
 
 // The hierarchy of a solver made by the fv family with fv.mesh = amr; null otherwise.
 const Hierarchy* hierarchy_of(const Solver& solver);
+Hierarchy* hierarchy_of(Solver& solver);
 
 }  // namespace fluxview::amr

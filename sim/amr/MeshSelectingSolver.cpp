@@ -115,6 +115,11 @@ const Hierarchy* hierarchy_of(const Solver& solver) {
   return dynamic_cast<const Hierarchy*>(s);
 }
 
+Hierarchy* hierarchy_of(Solver& solver) {
+  // The const lookup on an object that is not const.
+  return const_cast<Hierarchy*>(hierarchy_of(static_cast<const Solver&>(solver)));
+}
+
 std::unique_ptr<Solver> make_mesh_selecting_solver(BackendKind backend, Precision precision,
                                                    SolverFactory uniform) {
   return std::make_unique<MeshSelectingSolver>(backend, precision, std::move(uniform));

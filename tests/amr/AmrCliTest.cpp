@@ -2,12 +2,14 @@
 // size that does not divide the grid, one that is not allowed, a max level too deep for
 // the memory) exit 2 with one line naming the key before any folder is made; an unsound
 // state exits 3 with the instability guard naming the block, its level and position, and
-// the cell; a sound run writes its snapshots as vtkOverlappingAMR files.
+// the cell; a sound run writes its snapshots as vtkOverlappingAMR files; `fluxview bench`
+// counts the cells the mesh updates and splits a step's time into its phases.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "tests/support/RunFluxview.hpp"
@@ -89,6 +91,31 @@ TEST(AmrCli, ARunWritesItsSnapshotsAsOverlappingAmrFiles) {
   // Level 0 of the 64-cell tube in blocks of 8: eight pieces, the leaves and the ancestors.
   for (int i = 0; i < 8; ++i)
     EXPECT_TRUE(fs::exists(d / "snapshot_000004" / ("l0_" + std::to_string(i) + "_0_0.vti"))) << i;
+}
+
+TEST(AmrCli, BenchCountsTheMeshsCellsAndSplitsTheStepIntoPhases) {
+  // Fully refined: a 16^3 top grid in blocks of 8, every block at level 1 (32^3 cells).
+  const auto r = run_fluxview(
+      "bench fv/sedov --backend cpu --set grid.n=16 --set fv.mesh=amr --set fv.amr.block=8 "
+      "--set fv.amr.min_level=1 --set fv.amr.max_level=1 --set fv.amr.regrid_every=2 --steps 4 "
+      "--warmup 1");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out.substr(r.out.find('{')));
+  EXPECT_EQ(j["cells"].get<double>(), 32768.0);
+  EXPECT_EQ(j["amr"]["blocks_per_level"]["1"].get<double>(), 64.0);
+  EXPECT_EQ(j["amr"]["blocks_per_level"]["0"].get<double>(), 0.0);
+  EXPECT_NEAR(j["cell_updates_per_second"].get<double>(),
+              32768.0 * j["steps"].get<double>() / j["seconds"].get<double>(), 1e-6);
+  // The phases and the rest add up to the timed pass; every phase of the step ran.
+  double sum = 0;
+  for (const char* p : {"stepping", "ghost_filling", "flux_correction", "regridding", "other"}) {
+    ASSERT_TRUE(j["amr"]["phase_fractions"].contains(p)) << p;
+    sum += j["amr"]["phase_fractions"][p].get<double>();
+  }
+  EXPECT_NEAR(sum, 1.0, 1e-9);
+  EXPECT_GT(j["amr"]["phase_seconds"]["stepping"].get<double>(), 0);
+  EXPECT_GT(j["amr"]["phase_seconds"]["ghost_filling"].get<double>(), 0);
+  EXPECT_GT(j["amr"]["phase_seconds"]["regridding"].get<double>(), 0);  // 4 steps, every 2
 }
 
 }  // namespace
