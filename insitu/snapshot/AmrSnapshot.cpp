@@ -12,16 +12,19 @@
 // on any rank count. The datasets are the leaves and their ancestors (AmrPieces.hpp).
 #include "insitu/snapshot/AmrSnapshot.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <iomanip>
+#include <iterator>
 #include <map>
 #include <ostream>
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "fileio/AtomicFile.hpp"

@@ -4,6 +4,7 @@
 // per physical axis (x, y, z). A level-l block spans cells [idx * B, (idx + 1) * B) of the
 // level-l grid, whose cells are 2^-l the size of the top grid's. A reduced axis (one cell)
 // has idx 0 at every level and is never split.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>

@@ -5,6 +5,9 @@
 // the cell; a sound run writes its snapshots as vtkOverlappingAMR files; `fluxview bench`
 // counts the cells the mesh updates and splits a step's time into its phases.
 #include <gtest/gtest.h>
+#include <initializer_list>
+#include <map>
+#include <vector>
 
 #include <filesystem>
 #include <fstream>

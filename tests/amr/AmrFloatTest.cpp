@@ -2,6 +2,7 @@
 // Sod's tube in float follows the double run, and a periodic blast in float conserves
 // mass, momentum and energy over regrids to float round-off.
 #include <gtest/gtest.h>
+#include <memory>
 
 #include <algorithm>
 #include <cmath>
