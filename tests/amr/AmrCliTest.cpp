@@ -35,6 +35,7 @@ int lines(const std::string& s) {
 }
 
 struct Refusal {
+  std::string name;  // of the test case
   std::string args;
   std::string message;
 };
@@ -54,15 +55,19 @@ TEST_P(AmrCliRefusal, ExitsTwoWithOneLineNamingTheKeyAndWritesNothing) {
 INSTANTIATE_TEST_SUITE_P(
     Parameters, AmrCliRefusal,
     ::testing::Values(
-        Refusal{"fv/sedov-amr --set grid.n=40 --set fv.amr.block=16",
+        Refusal{"BlockNotDividingTheGrid", "fv/sedov-amr --set grid.n=40 --set fv.amr.block=16",
                 "grid.nx = 40 is not a multiple of fv.amr.block = 16"},
-        Refusal{"fv/sod-amr --set fv.amr.block=12", "fv.amr.block = 12: allowed: 8, 16 or 32"},
-        Refusal{"fv/sod-amr --set fv.amr.min_level=3 --set fv.amr.max_level=2", "fv.amr.min_level"},
+        Refusal{"BlockSizeNotAllowed", "fv/sod-amr --set fv.amr.block=12",
+                "fv.amr.block = 12: allowed: 8, 16 or 32"},
+        Refusal{"MinLevelAboveMaxLevel",
+                "fv/sod-amr --set fv.amr.min_level=3 --set fv.amr.max_level=2", "fv.amr.min_level"},
         // Too deep for the memory (here a cap of 200 blocks): refused while the first mesh
         // is built, before any output.
-        Refusal{"fv/sedov-amr --set grid.n=32 --set fv.amr.block=8 --set fv.amr.max_level=4 "
+        Refusal{"MaxLevelTooDeepForTheMemory",
+                "fv/sedov-amr --set grid.n=32 --set fv.amr.block=8 --set fv.amr.max_level=4 "
                 "--set fv.amr.max_blocks=200",
-                "fv.amr.max_level = 4: the initial condition refines to at least"}));
+                "fv.amr.max_level = 4: the initial condition refines to at least"}),
+    [](const ::testing::TestParamInfo<Refusal>& info) { return info.param.name; });
 
 TEST(AmrCli, TheGuardNamesTheBlockItsLevelAndTheCellOfAStateThatIsNotFinite) {
   // Every block at level 1 (16^3 top grid, blocks of 8: 4 x 4 x 4 blocks); a blast whose
