@@ -8,9 +8,11 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -46,6 +48,29 @@ void add_child(const HostArray& child, HostArray& parent, const std::array<int, 
             std::size_t(i);
         p[to] = T(double(p[to]) + weight * double(c[from]));
       }
+}
+
+// A 1D block's values repeated across the strip: `rows` copies along `axis` (x fastest).
+HostArray across_strip(const HostArray& line, const std::array<int, 3>& n, int axis, int rows) {
+  const std::size_t size = line.precision == Precision::f64 ? 8 : 4;
+  std::array<int, 3> m = n;
+  m[std::size_t(axis)] = rows;
+  HostArray out;
+  out.precision = line.precision;
+  out.n = m;
+  out.bytes.resize(std::size_t(m[0]) * std::size_t(m[1]) * std::size_t(m[2]) * size);
+  std::size_t to = 0;
+  for (int k = 0; k < m[2]; ++k)
+    for (int j = 0; j < m[1]; ++j)
+      for (int i = 0; i < m[0]; ++i, to += size) {
+        const int c[3] = {axis == 0 ? 0 : i, axis == 1 ? 0 : j, axis == 2 ? 0 : k};
+        const std::size_t from =
+            ((std::size_t(c[2]) * std::size_t(n[1]) + std::size_t(c[1])) * std::size_t(n[0]) +
+             std::size_t(c[0])) *
+            size;
+        std::memcpy(out.bytes.data() + to, line.bytes.data() + from, size);
+      }
+  return out;
 }
 
 }  // namespace
@@ -126,6 +151,26 @@ std::vector<AmrPiece> amr_pieces(const std::vector<amr::BlockBox>& leaves,
   for (auto& [key, p] : pieces)
     if (p.leaf || found[key] == children) out.push_back(std::move(p));
   return out;
+}
+
+AmrVtkGeometry amr_vtk_geometry(const amr::Hierarchy& h) {
+  AmrVtkGeometry g;
+  g.block = h.block_cells();
+  g.top = h.top_cells();
+  g.length = h.lengths();
+  g.choose_strip_axis();
+  return g;
+}
+
+std::vector<AmrPiece> amr_vtk_pieces(const amr::Hierarchy& h, const std::vector<std::string>& names,
+                                     const AmrVtkGeometry& g) {
+  std::vector<HostArray> leaf_values;
+  for (const std::string& name : names) leaf_values.push_back(h.block_values(name));
+  std::vector<AmrPiece> pieces = amr_pieces(h.local_blocks(), leaf_values, g.block);
+  if (g.strip_axis >= 0)
+    for (AmrPiece& p : pieces)
+      for (HostArray& v : p.values) v = across_strip(v, g.block, g.strip_axis, 1 << p.level);
+  return pieces;
 }
 
 }  // namespace fluxview

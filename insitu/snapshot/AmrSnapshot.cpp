@@ -2,11 +2,7 @@
 // vtkXMLUniformGridAMRWriter uses: a dataset's AMR box is its cells at its level,
 // inclusive; a piece's extent starts at 0 and its origin is the box's lower corner; along
 // an axis the run does not have (a 2D problem) extents are 0 0, boxes 0 -1, and the grid
-// description names only the axes it has. VTK's AMR has no 1D grids (its reader refuses
-// X_LINE pieces), so a 1D run is written as a 2D strip as wide as the box along the next
-// axis, refined along it like along the run's axis (2^level cells, each holding the line's
-// value) so that the reader's blanking, which coarsens boxes by the refinement ratio along
-// every axis, finds what a finer level covers.
+// description names only the axes it has; a 1D run is a 2D strip (AmrPieces.hpp).
 //
 // Pieces are named by level and position, not by rank, so the files of a run are the same
 // on any rank count. The datasets are the leaves and their ancestors (AmrPieces.hpp).
@@ -38,59 +34,10 @@ namespace fluxview {
 
 namespace {
 
-struct Geometry {
-  std::array<int, 3> block{1, 1, 1}, top{1, 1, 1};
-  std::array<double, 3> length{1, 1, 1};
-  int strip_axis = -1;  // the axis a 1D run is one cell thick along; -1 in 2D and 3D
-  bool active(int a) const { return top[a] > 1; }
-  // Axes the VTK file has: the active ones and a 1D run's strip axis.
-  bool shown(int a) const { return active(a) || a == strip_axis; }
-  // Cells of a piece at `level` along axis a (1 along an axis the file does not have).
-  int cells(int a, int level) const {
-    return active(a) ? block[a] : a == strip_axis ? 1 << level : 1;
-  }
-  double spacing(int a, int level) const {
-    const double refined = double(std::int64_t(1) << level);
-    return active(a)         ? length[a] / (double(top[a]) * refined)
-           : a == strip_axis ? length[a] / refined
-                             : length[a];
-  }
-  void choose_strip_axis() {
-    int dims = 0;
-    for (int a = 0; a < 3; ++a) dims += active(a);
-    if (dims != 1) return;
-    for (int a = 0; a < 3 && strip_axis < 0; ++a)
-      if (!active(a)) strip_axis = a;
-  }
-};
-
 std::string piece_name(int level, const std::array<int, 3>& idx) {
   char name[96];
   std::snprintf(name, sizeof name, "l%d_%d_%d_%d.vti", level, idx[0], idx[1], idx[2]);
   return name;
-}
-
-// A 1D block's values repeated across the strip: `rows` copies along `axis` (x fastest).
-HostArray across_strip(const HostArray& line, const std::array<int, 3>& n, int axis, int rows) {
-  const std::size_t size = line.precision == Precision::f64 ? 8 : 4;
-  std::array<int, 3> m = n;
-  m[std::size_t(axis)] = rows;
-  HostArray out;
-  out.precision = line.precision;
-  out.n = m;
-  out.bytes.resize(std::size_t(m[0]) * std::size_t(m[1]) * std::size_t(m[2]) * size);
-  std::size_t to = 0;
-  for (int k = 0; k < m[2]; ++k)
-    for (int j = 0; j < m[1]; ++j)
-      for (int i = 0; i < m[0]; ++i, to += size) {
-        const int c[3] = {axis == 0 ? 0 : i, axis == 1 ? 0 : j, axis == 2 ? 0 : k};
-        const std::size_t from =
-            ((std::size_t(c[2]) * std::size_t(n[1]) + std::size_t(c[1])) * std::size_t(n[0]) +
-             std::size_t(c[0])) *
-            size;
-        std::memcpy(out.bytes.data() + to, line.bytes.data() + from, size);
-      }
-  return out;
 }
 
 std::string triple(const double v[3]) {
@@ -104,33 +51,21 @@ std::string triple(const double v[3]) {
 std::string write_amr_snapshot(const std::filesystem::path& dir, const std::string& stem,
                                const Solver& solver, const amr::Hierarchy& h,
                                std::uint64_t& bytes) {
-  Geometry g;
-  g.block = h.block_cells();
-  g.top = h.top_cells();
-  g.length = h.lengths();
-  g.choose_strip_axis();
+  const AmrVtkGeometry g = amr_vtk_geometry(h);
   std::vector<std::string> names;
-  std::vector<HostArray> leaf_values;
-  for (const FieldInfo& f : solver.fields()) {
-    names.push_back(f.name);
-    leaf_values.push_back(h.block_values(f.name));
-  }
-  const std::vector<AmrPiece> pieces = amr_pieces(h.local_blocks(), leaf_values, g.block);
-  leaf_values.clear();
+  for (const FieldInfo& f : solver.fields()) names.push_back(f.name);
+  const std::vector<AmrPiece> pieces = amr_vtk_pieces(h, names, g);
 
   on_every_rank([&] {
     create_folder(dir / stem);
     for (const AmrPiece& p : pieces) {
       std::vector<NamedArray> arrays;
-      for (std::size_t f = 0; f < names.size(); ++f)
-        arrays.push_back({names[f], g.strip_axis < 0 ? p.values[f]
-                                                     : across_strip(p.values[f], g.block,
-                                                                    g.strip_axis, 1 << p.level)});
+      for (std::size_t f = 0; f < names.size(); ++f) arrays.push_back({names[f], p.values[f]});
       std::ostringstream extent;
       double origin[3], spacing[3];
       for (int a = 0; a < 3; ++a) {
         spacing[a] = g.spacing(a, p.level);
-        origin[a] = g.active(a) ? double(p.idx[a]) * g.block[a] * spacing[a] : 0.0;
+        origin[a] = g.origin(a, p.level, p.idx);
         extent << (a ? " " : "") << 0 << " " << (g.shown(a) ? g.cells(a, p.level) : 0);
       }
       write_image_data(dir / stem / piece_name(p.level, p.idx), extent.str(), triple(origin),
