@@ -6,6 +6,7 @@
 // cells: the conservative restriction for densities, a display value for the others
 // (covered cells are hidden by the reader's blanking anyway).
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
