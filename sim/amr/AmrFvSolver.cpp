@@ -268,6 +268,8 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   // The stage state of a cell update: reads U and U1 and writes U1 then U, as the uniform
   // solver's model (5 nv reals per cell per step); ghost filling and refluxing not counted.
   double bytes_per_cell_update() const override { return 5.0 * nv_ * sizeof(T); }
+  // The blocks' cells (this rank's: the adaptive mesh runs on one rank, see reset()).
+  double cells_per_step() const override { return double(mesh_->blocks()) * cells_per_block(); }
 
   std::vector<std::pair<std::string, std::string>> run_facts() const override {
     int deepest = 0;

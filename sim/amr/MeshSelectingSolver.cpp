@@ -82,6 +82,9 @@ class MeshSelectingSolver final : public Solver {
   std::vector<Diagnostic> diagnostics() override {
     return inner_->diagnostics();
   }
+  double cells_per_step() const override {
+    return inner_->cells_per_step();
+  }
   double bytes_per_cell_update() const override {
     return inner_->bytes_per_cell_update();
   }
