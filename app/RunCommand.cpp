@@ -540,9 +540,8 @@ int run_command(const RunOptions& o) {
     if (!summary.message.empty() && code != kExitUnstable && code != kExitFailure)
       std::cerr << "fluxview: " << summary.message << "\n";
     std::cerr << "fluxview: " << run << " steps in " << summary.wall_seconds << " s ("
-              << (summary.wall_seconds > 0
-                      ? run * double(solver->grid().cells()) / summary.wall_seconds
-                      : 0)
+              << (summary.wall_seconds > 0 ? run * solver->cells_per_step() / summary.wall_seconds
+                                           : 0)
               << " cell-updates/s)\n";
     if (catalyst) {
       const CatalystStats& cs = catalyst->stats();

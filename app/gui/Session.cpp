@@ -74,7 +74,7 @@ void Session::sync_locked() {
   }
   if (threaded()) {
     steps_per_second = running_ ? worker_rate_ : 0;
-    cell_updates_per_second = steps_per_second * double(solver_->grid().cells());
+    cell_updates_per_second = steps_per_second * solver_->cells_per_step();
     last_step_ms = running_ ? worker_chunk_ms_ : 0;
   }
 }
@@ -190,7 +190,7 @@ std::int64_t Session::frame_steps() {
   taken = steps_unreported_.exchange(0);
   last_step_ms = running_ ? ms_since(t0) : 0;
   steps_per_second = running_ ? worker_rate_ : 0;
-  cell_updates_per_second = steps_per_second * double(solver_->grid().cells());
+  cell_updates_per_second = steps_per_second * solver_->cells_per_step();
   sync_locked();
   release(lock);
   return taken;

@@ -88,6 +88,9 @@ class Solver {
   // Effective bytes a cell update moves in the roofline model of this solver's step
   // (for the heat solver, read T and write T: 2 * sizeof(real)).
   virtual double bytes_per_cell_update() const = 0;
+  // Cells one step updates, what cell-updates per second count: the grid's, or on the
+  // adaptive mesh the cells of its blocks now (which change with every regrid).
+  virtual double cells_per_step() const { return double(grid().cells()); }
   // Checkpointing: save_state() after any step, and load_state() after reset() with
   // the same parameters, continue bit-identically. Families that cannot say their
   // state keep these defaults, which refuse with a message. Under MPI both are called on

@@ -11,6 +11,8 @@
 #include <variant>
 #include <vector>
 
+#include "sim/amr/AmrParams.hpp"
+#include "sim/amr/MeshSelectingSolver.hpp"
 #include "sim/core/ConfigError.hpp"
 #include "sim/fv/FvConfig.hpp"
 #include "sim/fv/FvSolver.hpp"
@@ -98,6 +100,8 @@ std::vector<ParamSpec> fv_params() {
                  "KH: Gaussian width of the seed about each interface, fraction of ly", true),
   };
   p.insert(p.end(), more.begin(), more.end());
+  const std::vector<ParamSpec> amr = amr::amr_params();  // fv.mesh, fv.amr.*
+  p.insert(p.end(), amr.begin(), amr.end());
   return p;
 }
 
@@ -140,6 +144,7 @@ void validate(const ParamSet& p) {
       (p.get_int("grid.nx") == 1 || p.get_int("grid.ny") == 1))
     throw ConfigError(
         "fv.init = kelvin-helmholtz needs grid.nx > 1 and grid.ny > 1 (an x-y shear layer)");
+  amr::validate_amr(p);
 }
 
 Bc parse_bc(const std::string& s) {
@@ -242,7 +247,9 @@ SolverFamily family() {
   f.default_n = 64;
   f.supports_mpi = true;
   f.default_length = 1.0;
-  f.create = make_solver;
+  f.create = [](BackendKind b, Precision p) {
+    return amr::make_mesh_selecting_solver(b, p, make_solver);  // fv.mesh: uniform or amr
+  };
   f.validate = validate;
   return f;
 }
