@@ -75,7 +75,7 @@ ToolReport FdSteering<T>::apply(const ToolCall& call, T* const* f, const FieldLa
     s.kind = StrokeKind::vortex;
     s.speed = call.arg("speed");
     s.axis = int(call.arg("axis"));
-    reach = 4;  // the swirl falls as s exp(-s^2/2): 0.2% of its peak at 4 radii
+    reach = 5;  // the swirl falls as s exp(-s^2/2): 3e-5 of its peak at 5 radii
   } else if (call.tool == "kick") {
     s.kind = StrokeKind::kick;
     s.velocity[0] = call.arg("ux");
