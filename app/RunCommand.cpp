@@ -165,12 +165,12 @@ class CheckpointRing {
  public:
   CheckpointRing(std::filesystem::path dir, std::int64_t keep)
       : dir_(std::move(dir)), keep_(std::size_t(keep)) {}
-  void write(const Scenario& sc, const Solver& s) {
+  void write(const Scenario& sc, const Solver& s, const std::string& journal) {
     char name[64];
     std::snprintf(name, sizeof name, "checkpoint_%06lld.h5", static_cast<long long>(s.step()));
     const auto path = dir_ / name;
     if (!written_.empty() && written_.back() == path) return;
-    on_every_rank([&] { write_checkpoint(path, sc, s); });
+    on_every_rank([&] { write_checkpoint(path, sc, s, journal); });
     written_.push_back(path);
     while (written_.size() > keep_) {
       std::error_code ec;
@@ -287,7 +287,8 @@ int run_command(const RunOptions& o) {
   }
   const RunEnd end = resolve_end(o, sc, *solver);
   // A steering file or a replay: read and checked against this run before any output.
-  std::optional<Steerer> steerer = make_run_steerer(o, sc, *solver, restart.has_value());
+  std::optional<Steerer> steerer =
+      make_run_steerer(o, sc, *solver, restart ? restart->journal : std::string());
   const double until = end.until;
   const std::int64_t max_steps = end.end_step - solver->step();
   const std::int64_t every = sc.params.get_int("run.every");
@@ -333,6 +334,8 @@ int run_command(const RunOptions& o) {
   const RunFolders locked(folders, quiet);
 
   CheckpointRing checkpoints(checkpoint_dir, o.checkpoint_keep);
+  // What a checkpoint carries of the steering: the entries applied so far.
+  const auto journal_lines = [&] { return steerer ? steerer->record().to_lines() : std::string(); };
 
   SnapshotSeries series(
       dir, restart ? earlier_snapshots(dir, sc, *solver, quiet) : std::vector<SnapshotRecord>{});
@@ -438,7 +441,7 @@ int run_command(const RunOptions& o) {
         if (!g_signal) g_signal = SIGTERM;
         if (o.checkpoint_every > 0) {
           guard();
-          checkpoints.write(sc, *solver);
+          checkpoints.write(sc, *solver, journal_lines());
         }
         final_status = "interrupted";
         summary.message = std::string("stopped by signal ") +
@@ -477,7 +480,7 @@ int run_command(const RunOptions& o) {
         guard();
       if (frame_due) frames->write(*solver);
       if (catalyst) catalyst->execute(*solver);  // after the guard: pipelines see no NaN state
-      if (due(now, o.checkpoint_every)) checkpoints.write(sc, *solver);
+      if (due(now, o.checkpoint_every)) checkpoints.write(sc, *solver, journal_lines());
       summary.steps_run = run;
       summary.wall_seconds = seconds_since(t0);
       if (due(now, every)) {

@@ -49,19 +49,30 @@ Journal read_replay_journal(const std::string& path) {
 }
 
 std::optional<Steerer> make_run_steerer(const RunOptions& o, const Scenario& sc, Solver& s,
-                                        bool restarted) {
-  if (o.steer.empty() && o.replay.empty()) return std::nullopt;
+                                        const std::string& checkpoint_journal) {
+  const bool restarted = !o.restart.empty();
+  const bool own = !checkpoint_journal.empty() && o.steer.empty() && o.replay.empty();
+  if (o.steer.empty() && o.replay.empty() && !own) return std::nullopt;
   const bool replay = !o.replay.empty();
-  const std::string origin = replay ? "--replay " + o.replay : "--steer " + o.steer;
-  const Journal plan = replay ? read_replay_journal(o.replay) : read_journal_file(o.steer);
+  const std::string origin = own      ? "--restart " + o.restart + " (its journal)"
+                             : replay ? "--replay " + o.replay
+                                      : "--steer " + o.steer;
+  const Journal plan = own      ? parse_journal_lines(checkpoint_journal, origin)
+                       : replay ? read_replay_journal(o.replay)
+                                : read_journal_file(o.steer);
   // read_journal_file names the file; check_journal names the option and the entry.
   std::optional<Steerer> st(
       std::in_place, check_journal(plan, sc.params, find_family(sc.solver), s.tools(), origin));
   if (restarted) {
     try {
-      st->resume(s);
+      if (checkpoint_journal.empty())
+        st->resume(s);  // nothing was applied before the checkpoint's step
+      else
+        st->resume(s, parse_journal_lines(checkpoint_journal, "--restart " + o.restart));
     } catch (const SteeringError& e) {
-      throw ConfigError(origin + ": " + e.what());
+      throw ConfigError(origin + ": " + e.what() +
+                        "; allowed: the journal the run was steered "
+                        "with (or none: a restart goes on with its checkpoint's)");
     }
   }
   return st;
@@ -70,7 +81,10 @@ std::optional<Steerer> make_run_steerer(const RunOptions& o, const Scenario& sc,
 nlohmann::json journal_json(const RunOptions& o, const Steerer& st) {
   const std::int64_t planned = std::int64_t(st.plan().entries.size());
   const std::int64_t applied = std::int64_t(st.record().entries.size());
-  return {{"source", o.replay.empty() ? "--steer " + o.steer : "--replay " + o.replay},
+  const std::string source = !o.replay.empty()  ? "--replay " + o.replay
+                             : !o.steer.empty() ? "--steer " + o.steer
+                                                : "--restart " + o.restart;
+  return {{"source", source},
           {"entries_applied", applied},
           {"entries_left", planned - applied},
           {"lines", st.record().to_lines()}};

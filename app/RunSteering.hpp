@@ -21,11 +21,13 @@ namespace fluxview::app {
 Journal read_replay_journal(const std::string& path);
 
 // The Steerer of a run asked to steer (--steer or --replay), its journal checked against
-// the scenario and the solver's tools before anything is written; on a restart the
-// entries before the checkpoint's step are resumed (Steerer::resume). Empty when neither
-// option is given. Throws ConfigError naming the option, the file and the entry.
+// the scenario and the solver's tools before anything is written. A restart (the solver
+// at its checkpoint's step) resumes the entries before that step (Steerer::resume); one
+// without either option goes on with the journal its checkpoint carries
+// (`checkpoint_journal`, lines; "" when the run was not steered). Empty when there is no
+// journal. Throws ConfigError naming the option or checkpoint, the file and the entry.
 std::optional<Steerer> make_run_steerer(const RunOptions& o, const Scenario& sc, Solver& s,
-                                        bool restarted);
+                                        const std::string& checkpoint_journal);
 
 // run.json's record of a steered run: where the plan came from, the entries applied (as
 // journal lines, which --replay reads back) and how many planned ones were left.

@@ -34,6 +34,29 @@ void Steerer::resume(Solver& s) {
   }
 }
 
+void Steerer::resume(Solver& s, const Journal& done) {
+  for (const JournalEntry& d : done.entries) {
+    if (!pending())
+      throw SteeringError(
+          "the checkpoint's journal has more entries than this one (the first "
+          "one past its end: '" +
+          journal_line(d) + "')");
+    const JournalEntry& e = plan_.entries[next_];
+    // The plan may give a time where the record has the step it became: the kind, key,
+    // value and tool must agree.
+    JournalEntry as_planned = d;
+    as_planned.step = e.step;
+    as_planned.time = e.time;
+    if (journal_line(as_planned) != journal_line(e))
+      throw SteeringError("entry " + std::to_string(next_ + 1) + " ('" + journal_line(e) +
+                          "') is not what the checkpoint's run applied ('" + journal_line(d) +
+                          "')");
+    if (d.kind == JournalEntry::Kind::set) s.set_live(d.key, d.value);
+    record_.entries.push_back(d);
+    ++next_;
+  }
+}
+
 void Steerer::apply_due(Solver& s) {
   while (pending() && due(plan_.entries[next_], s)) {
     const JournalEntry& e = plan_.entries[next_];

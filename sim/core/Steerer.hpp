@@ -27,6 +27,11 @@ class Steerer {
   // checkpoint holds the state, and the tools' work with it, but not the parameters), the
   // tools are skipped. Both go to the record, so that the record stays the whole run's.
   void resume(Solver& s);
+  // The same for a checkpoint that carries the record of its run (`done`, as the runner
+  // writes it: entries applied before the state was saved, those of its own step too):
+  // the first done.entries.size() planned entries are taken as done, whatever their step or
+  // time, and must be those entries. Throws SteeringError naming the first that differs.
+  void resume(Solver& s, const Journal& done);
 
   // Applies every planned entry that is due: at the solver's step, or (a time entry) at or
   // after its time. Throws SteeringError naming the entry when the solver refuses it.

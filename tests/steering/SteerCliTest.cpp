@@ -33,6 +33,20 @@ void write_file(const fs::path& p, const std::string& text) {
   std::ofstream(p) << text;
 }
 
+// Journal lines without the "  # what the tool did" comments.
+std::string without_notes(const std::string& lines) {
+  std::string out;
+  std::size_t at = 0;
+  while (at < lines.size()) {
+    std::size_t end = lines.find('\n', at);
+    if (end == std::string::npos) end = lines.size();
+    const std::string line = lines.substr(at, end - at);
+    out += line.substr(0, line.find("  #")) + "\n";
+    at = end + 1;
+  }
+  return out;
+}
+
 nlohmann::json run_json(const fs::path& dir) {
   std::ifstream in(dir / "run.json");
   return nlohmann::json::parse(in);
@@ -173,4 +187,43 @@ TEST(SteerCli, ABadSteeringFileIsRefusedBeforeAnythingIsWritten) {
   const CommandResult both = run_fluxview(kFvRun + "--steer a --replay b --output " + out.string());
   EXPECT_NE(both.code, 0);
   EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(SteerCli, ACheckpointCarriesTheJournalSoARestartEndsTheSame) {
+  const fs::path base = fresh_dir("restart");
+  const fs::path file = base / "lesson.toml";
+  write_file(file, kFvSteering);
+  const fs::path steered = base / "steered";
+  const CommandResult r =
+      run_fluxview(kFvRun + "--steer " + file.string() + " --checkpoint-every 4 " +
+                   "--checkpoint-keep 4 --output " + steered.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::string last = read_file(steered / "snapshot_000016.vti");
+  ASSERT_FALSE(last.empty());
+  const std::string restart = "run --backend cpu --every 0 --quiet --restart ";
+  // From step 4, where the blast was set off before the checkpoint was written: the same
+  // steering file goes on without setting it off again.
+  const CommandResult a =
+      run_fluxview(restart + (steered / "checkpoint_000004.h5").string() + " --steer " +
+                   file.string() + " --output " + (base / "from4").string());
+  ASSERT_EQ(a.code, 0) << a.out;
+  EXPECT_EQ(read_file(base / "from4" / "snapshot_000016.vti"), last);
+  // The whole run's record (the notes of entries taken from the checkpoint are not kept:
+  // they are comments, never read back).
+  EXPECT_EQ(without_notes(run_json(base / "from4")["journal"]["lines"]),
+            without_notes(run_json(steered)["journal"]["lines"]));
+  // From step 12, after every entry: the checkpoint's journal alone sets fv.cfl = 0.3
+  // again (the checkpoint's parameters are the run's first ones).
+  const CommandResult b = run_fluxview(restart + (steered / "checkpoint_000012.h5").string() +
+                                       " --output " + (base / "from12").string());
+  ASSERT_EQ(b.code, 0) << b.out;
+  EXPECT_EQ(read_file(base / "from12" / "snapshot_000016.vti"), last);
+  // A steering file other than the one the run had is refused, naming the entry.
+  write_file(base / "other.txt", "at step 4 apply blast x = 0.5 y = 0.5 radius = 0.1\n");
+  const CommandResult c =
+      run_fluxview(restart + (steered / "checkpoint_000012.h5").string() + " --steer " +
+                   (base / "other.txt").string() + " --output " + (base / "other").string());
+  EXPECT_EQ(c.code, 2) << c.out;
+  EXPECT_NE(c.out.find("is not what the checkpoint's run applied"), std::string::npos) << c.out;
+  EXPECT_FALSE(fs::exists(base / "other"));
 }
