@@ -131,6 +131,8 @@ std::string tooltip_of(const ParamSpec& s) {
   std::string t = s.key + "\n" + s.description;
   if (!s.unit.empty()) t += "\nunit: " + s.unit;
   t += "\nallowed: " + s.allowed() + "\ndefault: " + format_value(s.default_value);
+  t += s.live ? "\nlive: takes effect at the next step"
+              : "\nfixed while the run goes: " + s.fixed_because;
   return t;
 }
 
@@ -236,6 +238,7 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
     if (fbw - scene_x > 16)
       renderer_->draw(view_, int(scene_x), 0, fbw - int(scene_x), fbh, &title);
     probe_tooltip();
+    tool_in_view();
 
     ImGui::Render();
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -382,6 +385,7 @@ void GuiApp::panel() {
     ImGui::Separator();
   }
   if (ImGui::CollapsingHeader("Run", ImGuiTreeNodeFlags_DefaultOpen)) run_section();
+  if (ImGui::CollapsingHeader("Steering tools")) tools_section();
   if (ImGui::CollapsingHeader("Teaching presets")) presets_section();
   if (ImGui::CollapsingHeader("Parameters")) parameter_section();
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) view_section();
@@ -449,6 +453,7 @@ void GuiApp::run_section() {
     ImGui::SliderInt("steps per frame", &session_.steps_per_frame, 1, 1000, "%d",
                      ImGuiSliderFlags_Logarithmic);
   }
+  pace_controls();
   Solver& s = session_.solver();  // grid, backend, precision: fixed until a reset
   ImGui::Text("step %lld   t = %.6g s   dt = %.3g s", static_cast<long long>(session_.status.step),
               session_.status.time, session_.status.dt);
@@ -482,8 +487,9 @@ void GuiApp::presets_section() {
 
 void GuiApp::parameter_section() {
   ImGui::TextWrapped(
-      "Edits apply on Reset. Hover a name for its meaning, unit and range; * marks a changed "
-      "value.");
+      "Keys marked ~ are live: an edit takes effect at the next step and is recorded in the "
+      "journal. The others apply on Reset (hover one for why). * marks a value changed from "
+      "the run's.");
   ParamSet& ps = session_.pending.params;
   const ParamSet& active = session_.scenario().params;
   std::string group;
@@ -500,7 +506,10 @@ void GuiApp::parameter_section() {
     if (!open) continue;
     const bool changed = active.has(spec.key) &&
                          format_value(active.get(spec.key)) != format_value(ps.get(spec.key));
-    const std::string label = spec.key.substr(prefix.size() + 1) + (changed ? " *" : "") +
+    const bool live = spec.live && session_.pending.name == session_.scenario().name &&
+                      session_.pending.solver == session_.scenario().solver;
+    const std::string label = spec.key.substr(prefix.size() + 1) + (live ? " ~" : "") +
+                              (changed ? " *" : "") +
                               (spec.unit.empty() ? "" : " [" + spec.unit + "]") + "##" + spec.key;
     try {
       switch (spec.type) {
@@ -540,6 +549,18 @@ void GuiApp::parameter_section() {
         }
       }
       help_marker(tooltip_of(spec));
+      // A live key edited: into the running solver now (the run's value stays when it is
+      // refused).
+      if (live && active.has(spec.key) &&
+          format_value(active.get(spec.key)) != format_value(ps.get(spec.key))) {
+        const ParamValue was = active.get(spec.key);
+        try {
+          session_.set_live(spec.key, ps.get(spec.key));
+        } catch (const std::exception& e) {
+          ps.assign(spec.key, was, "GUI");
+          throw;
+        }
+      }
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -647,6 +668,7 @@ void GuiApp::diagnostics_section() {
                      overlay, *lo,
                      *hi + (*hi == *lo ? 1e-6f * std::max(1.0f, std::abs(*hi)) : 0.0f),
                      ImVec2(ImGui::GetContentRegionAvail().x, 48 * ui_scale_));
+    time_series_markers(series.values.size());
     help_marker(name + ": last " + std::to_string(series.values.size()) +
                 " samples, about ten a second; from " + std::to_string(*lo) + " to " +
                 std::to_string(*hi));
