@@ -128,6 +128,9 @@ CommandLineParser::CommandLineParser() {
                                  "close after N frames (for scripted checks)");
   gui_->add_option("--screenshot", g.screenshot, "save the last frame to this PNG");
   gui_->add_option("--view-file", g.view_file, "start with this saved view (JSON)");
+  gui_->add_option("--steer", g.steer,
+                   "apply this steering file as the run goes (as `run --steer`); prints the "
+                   "session's journal at the end");
 }
 
 const CommandLine& CommandLineParser::parse(int argc, const char* const* argv) {

@@ -32,6 +32,9 @@ class GuiApp {
   int run(std::int64_t frames, const std::string& screenshot);
   // Shows this view (a saved view file, --view-file).
   void set_view(const render::ViewSettings& v) { view_ = v; }
+  // Applies a steering file's entries as the run reaches their steps (Session::plan).
+  void steer_with(const Journal& j, const std::string& origin) { session_.plan(j, origin); }
+  const Journal& journal() const { return session_.journal(); }
 
  private:
   void panel();

@@ -80,7 +80,20 @@ std::int64_t Session::allowed_steps(std::int64_t wanted) {
     if (steps < double(n)) n = std::int64_t(steps);
     if (n == 0 && steps == 0) paced_ahead_ = true;
   }
+  n = std::min(n, steerer_.steps_to_next(*solver_));  // stop at a planned entry
   return std::max<std::int64_t>(n, 0);
+}
+
+void Session::plan(const Journal& j, const std::string& origin) {
+  auto lock = access(-1);
+  try {
+    steerer_ = Steerer(
+        check_journal(j, active_.params, find_family(active_.solver), solver_->tools(), origin));
+  } catch (...) {
+    release(lock);
+    throw;
+  }
+  release(lock);
 }
 
 void Session::mark(const std::string& what) {
@@ -140,6 +153,11 @@ void Session::release(std::unique_lock<std::timed_mutex>& lock) {
 void Session::sync_locked() {
   if (!solver_) return;  // the first reset
   status = {solver_->step(), solver_->time(), solver_->dt()};
+  for (const auto& m : planned_marks_) {
+    mark(m.second);
+    markers.back().step = m.first;
+  }
+  planned_marks_.clear();
   if (!worker_message_.empty()) {
     message = worker_message_;
     worker_message_.clear();
@@ -162,6 +180,7 @@ void Session::reset() {
   active_ = pending;
   steerer_ = Steerer();
   markers.clear();
+  planned_marks_.clear();
   end_reached_ = false;
   pace_t0_ = Clock::now();
   pace_time0_ = 0;
@@ -179,6 +198,22 @@ void Session::reset() {
   release(lock);
 }
 
+bool Session::apply_planned() {
+  const std::size_t before = steerer_.record().entries.size();
+  try {
+    steerer_.apply_due(*solver_);
+  } catch (const SteeringError& e) {
+    running_ = false;
+    worker_message_ = e.what();
+    return false;
+  }
+  // The markers reach `markers` in sync_locked(), on the GUI thread that draws them.
+  for (std::size_t i = before; i < steerer_.record().entries.size(); ++i)
+    planned_marks_.push_back(
+        {steerer_.record().entries[i].step, journal_line(steerer_.record().entries[i])});
+  return true;
+}
+
 std::int64_t Session::advance_chunk(double target_ms) {
   if (solver_->finished()) {
     running_ = false;
@@ -193,6 +228,8 @@ std::int64_t Session::advance_chunk(double target_ms) {
     return until > 0 ? solver_->time() >= until * (1 - 1e-12)
                      : solver_->step() >= active_.params.get_int("run.steps");
   };
+  // Planned entries of this step first, those of the end's step too (as `fluxview run`).
+  if (!apply_planned()) return 0;
   if (to_end && at_end()) {
     // The scenario's end: pause and say so; Run goes on past it.
     running_ = false;

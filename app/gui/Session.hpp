@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "insitu/snapshot/SnapshotSeries.hpp"
@@ -96,6 +97,11 @@ class Session {
   // between steps (waiting for the worker's chunk) and recorded with its step. Throw
   // SteeringError (nothing changed, nothing recorded) when the solver refuses. ---
   void set_live(const std::string& key, const ParamValue& value);
+  // A steering file's entries, applied as the run reaches their steps (`fluxview gui
+  // --steer FILE`): checked against the run first (ConfigError naming `origin` and the
+  // entry); an entry the solver refuses later pauses the run with its message. Kept
+  // until the next reset.
+  void plan(const Journal& j, const std::string& origin);
   ToolReport apply_tool(const ToolCall& call);
   // Everything applied since the last reset, as `fluxview run --replay` plays it.
   const Journal& journal() const { return steerer_.record(); }
@@ -121,10 +127,14 @@ class Session {
   // `end_reached_` set at the end, 0 with paced_ahead_ while the pace is ahead.
   std::int64_t allowed_steps(std::int64_t wanted);
   void mark(const std::string& what);  // under the lock
+  // Applies the planned entries due now; false (the run paused, `message` set) when the
+  // solver refuses one.
+  bool apply_planned();
 
   Scenario active_;
   std::unique_ptr<Solver> solver_;
   Steerer steerer_;
+  std::vector<std::pair<std::int64_t, std::string>> planned_marks_;  // step, what
   bool end_reached_ = false;  // paused at the end once; Run then goes on past it
   std::atomic<bool> paced_ahead_{false};
   Clock::time_point pace_t0_ = Clock::now();

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "app/gui/Session.hpp"
+#include "sim/core/ConfigError.hpp"
 #include "sim/core/Scenario.hpp"
 #include "sim/core/SolverFamily.hpp"
 #include "sim/core/Steerer.hpp"
@@ -117,4 +118,42 @@ TEST(GuiSteering, ChangesWhileTheWorkerStepsAreRecordedAndReplayBitIdentical) {
   player.apply_due(*replayed);
   EXPECT_TRUE(same_state(window, *replayed));
   s.release(lock);
+}
+
+TEST(GuiSteering, ASteeringFileDrivesTheWorkerToTheSameJournalAndState) {
+  // `fluxview gui --steer FILE` without the window: the worker steps in chunks of its own
+  // choosing, and still applies each entry at exactly its step, the last at the end step.
+  const std::vector<std::string> o =
+      with(kFv2D, {"fv.init=uniform", "fv.bc=periodic", "run.until=0", "run.steps=30"});
+  const std::string file =
+      "at step 0 apply obstacle x = 0.5 y = 0.5 radius = 0.1\n"
+      "at step 7 apply blast x = 0.2 y = 0.3 radius = 0.06 energy = 0.4\n"
+      "at step 19 set fv.riemann = hll\n"
+      "at step 30 apply cloud x = 0.8 y = 0.8 radius = 0.08\n";
+  Session s(load_scenario("fv/sedov", o), BackendKind::cpu, Precision::f64);
+  s.plan(parse_journal(file, "file"), "--steer file");
+  s.set_running(true);
+  ASSERT_TRUE(wait_paused(s));
+  auto lock = s.access(-1);  // brings `message` up to date
+  EXPECT_NE(s.message.find("run.steps = 30"), std::string::npos) << s.message;
+  EXPECT_EQ(s.solver().step(), 30);
+  ASSERT_EQ(s.journal().entries.size(), 4u);
+  const std::int64_t steps[] = {0, 7, 19, 30};
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(s.journal().entries[i].step, steps[i]);
+  EXPECT_EQ(s.markers.size(), 4u);
+  // The same file through the headless runner's Steerer: the same state.
+  const Scenario sc = load_scenario("fv/sedov", o);
+  auto headless = make_solver("fv/sedov", o);
+  Steerer st(check_journal(parse_journal(file, "file"), sc.params, find_family(sc.solver),
+                           headless->tools(), "file"));
+  st.advance(*headless, 30);
+  st.apply_due(*headless);
+  EXPECT_TRUE(same_state(s.solver(), *headless));
+  EXPECT_EQ(st.record().to_lines(), s.journal().to_lines());
+  s.release(lock);
+  // A file the run cannot take is refused before anything runs.
+  Session t(load_scenario("fv/sedov", o), BackendKind::cpu, Precision::f64);
+  EXPECT_THROW(t.plan(parse_journal("at step 2 set fv.tracer = true\n", "bad"), "--steer bad"),
+               ConfigError);
+  EXPECT_TRUE(t.journal().empty());
 }
