@@ -1,11 +1,15 @@
 #include "app/RunSteering.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <fstream>
+#include <initializer_list>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/Journal.hpp"

@@ -1,6 +1,10 @@
 // gui_available() and gui_command() of app/GuiEntry.hpp in a build with GLFW and ImGui.
 #include <GLFW/glfw3.h>
+#include <exception>
+#include <initializer_list>
+#include <map>
 #include <string>
+#include <vector>
 
 #include <cstdlib>
 #include <fstream>

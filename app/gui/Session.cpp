@@ -10,6 +10,7 @@
 #include <ratio>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <utility>
 
 #include "fileio/Folders.hpp"

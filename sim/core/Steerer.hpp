@@ -8,8 +8,10 @@
 // The step loop that drives it (the headless runner, the GUI, a test) advances through
 // advance(), which stops at every planned entry; at the end of a run, apply_due() applies
 // what is planned for the last step, as the steered run did before it stopped.
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/core/Journal.hpp"
 #include "sim/core/Solver.hpp"

@@ -2,8 +2,11 @@
 // conserved interiors (what a step reads; ghosts are refilled), the clock and the
 // corrected-cell count. The next dt is recomputed from the state by the same formula the
 // last stage's reduction used, so a restart continues bit-identically.
+#include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "sim/fv/FvSolverImpl.hpp"
 

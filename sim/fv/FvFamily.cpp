@@ -1,6 +1,7 @@
 // The fv family: parameters (every value of a scenario is one of these, and this is the
 // only place their keys are spelled), the typed configuration read from them, the checks
 // across parameters, and the factory.
+#include <array>
 #include <cmath>
 #include <functional>
 #include <initializer_list>

@@ -1,7 +1,12 @@
 // The fv solver's set-up, fields and diagnostics (the class: FvSolverImpl.hpp).
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstddef>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 

@@ -1,10 +1,14 @@
 // Steering the fv solver (the class: FvSolverImpl.hpp; docs/gui.md): live changes of its
 // parameters, the tools (blast, cloud, obstacles; their loops in FvTools.hpp), the stage
 // that honours obstacles, and the obstacles in checkpoints.
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "sim/core/Reduce.hpp"
 #include "sim/fv/FvSolver.hpp"

@@ -1,4 +1,5 @@
 // The fv family's tools on the host, and the choice of where they run.
+#include <memory>
 #include "sim/core/ExecHost.hpp"
 #include "sim/fv/FvTools.hpp"
 

@@ -2,7 +2,10 @@
 // mistakes are named with the entry and what is allowed, and check_journal finds before a
 // run what a steering file gets wrong. The Steerer applies each entry at exactly its step.
 #include <gtest/gtest.h>
+#include <cstddef>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>

@@ -3,7 +3,10 @@
 // step; what the parameters or the state do not allow is refused, changing nothing.
 #include <gtest/gtest.h>
 #include <cstdint>
+#include <initializer_list>
+#include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "sim/core/ConfigError.hpp"

@@ -2,8 +2,11 @@
 // linearly between them, clamp beyond the outermost, and export as CSV.
 #include <gtest/gtest.h>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
+#include <memory>
 #include <numbers>
 #include <string>
 #include <vector>

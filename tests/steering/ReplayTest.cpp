@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "sim/core/Journal.hpp"

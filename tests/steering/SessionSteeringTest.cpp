@@ -5,10 +5,13 @@
 // replayed headless ends bit-identical to the window's run.
 #include <gtest/gtest.h>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "app/gui/Session.hpp"
 #include "sim/core/ConfigError.hpp"

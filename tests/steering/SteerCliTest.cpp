@@ -3,11 +3,15 @@
 // replay of that run.json ends with the same final snapshot to the last byte, and a bad
 // steering file is refused with a message naming the entry, exit 2 and nothing written.
 #include <gtest/gtest.h>
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "tests/support/RunFluxview.hpp"
 

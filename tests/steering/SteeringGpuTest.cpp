@@ -4,7 +4,11 @@
 // device, and replays bit-identical on the device for each family.
 #include <gtest/gtest.h>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 

@@ -2,6 +2,7 @@
 // Helpers of the steering tests: small runs of each family, whole states compared bit for
 // bit, one cell of a field.
 #include <gtest/gtest.h>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <map>

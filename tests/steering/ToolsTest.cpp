@@ -4,8 +4,12 @@
 // nothing. Obstacles: held temperatures stay held; the flow goes around a solid, which no
 // mass or energy crosses.
 #include <gtest/gtest.h>
+#include <array>
 #include <cmath>
+#include <cstddef>
+#include <memory>
 #include <numbers>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
