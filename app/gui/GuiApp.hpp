@@ -88,6 +88,7 @@ class GuiApp {
   double tool_radius_ = 0;
   std::map<std::string, double> tool_args_;
   bool tool_armed_ = false;
+  int preset_shown_ = -1;  // the teaching preset loaded last (its lesson stays in view)
   std::string tool_message_;
 };
 
