@@ -31,6 +31,7 @@
 #include "app/Commands.hpp"
 #include "app/RunFolders.hpp"
 #include "app/RunProgress.hpp"
+#include "app/RunSteering.hpp"
 #include "fileio/FolderLock.hpp"
 #include "insitu/EveryRank.hpp"
 #include "insitu/catalyst/CatalystAdaptor.hpp"
@@ -165,12 +166,12 @@ class CheckpointRing {
  public:
   CheckpointRing(std::filesystem::path dir, std::int64_t keep)
       : dir_(std::move(dir)), keep_(std::size_t(keep)) {}
-  void write(const Scenario& sc, const Solver& s) {
+  void write(const Scenario& sc, const Solver& s, const std::string& journal) {
     char name[64];
     std::snprintf(name, sizeof name, "checkpoint_%06lld.h5", static_cast<long long>(s.step()));
     const auto path = dir_ / name;
     if (!written_.empty() && written_.back() == path) return;
-    on_every_rank([&] { write_checkpoint(path, sc, s); });
+    on_every_rank([&] { write_checkpoint(path, sc, s, journal); });
     written_.push_back(path);
     while (written_.size() > keep_) {
       std::error_code ec;
@@ -286,6 +287,9 @@ int run_command(const RunOptions& o) {
                 << solver->step() << ", t = " << solver->time() << " s\n";
   }
   const RunEnd end = resolve_end(o, sc, *solver);
+  // A steering file or a replay: read and checked against this run before any output.
+  std::optional<Steerer> steerer =
+      make_run_steerer(o, sc, *solver, restart ? restart->journal : std::string());
   const double until = end.until;
   const std::int64_t max_steps = end.end_step - solver->step();
   const std::int64_t every = sc.params.get_int("run.every");
@@ -331,6 +335,8 @@ int run_command(const RunOptions& o) {
   const RunFolders locked(folders, quiet);
 
   CheckpointRing checkpoints(checkpoint_dir, o.checkpoint_keep);
+  // What a checkpoint carries of the steering: the entries applied so far.
+  const auto journal_lines = [&] { return steerer ? steerer->record().to_lines() : std::string(); };
 
   SnapshotSeries series(
       dir, restart ? earlier_snapshots(dir, sc, *solver, quiet) : std::vector<SnapshotRecord>{});
@@ -352,6 +358,10 @@ int run_command(const RunOptions& o) {
       summary.extra.emplace_back("catalyst", catalyst->summary_json());
     }
     summary.last_checkpoint = checkpoints.last().string();
+    if (steerer) {
+      std::erase_if(summary.extra, [](const auto& e) { return e.first == "journal"; });
+      summary.extra.emplace_back("journal", journal_json(o, *steerer));
+    }
     if (parallel::is_root())
       write_run_json(dir / "run.json", make_run_json(sc, *solver, summary, series.records()));
     last_record = Clock::now();
@@ -412,7 +422,10 @@ int run_command(const RunOptions& o) {
   std::string final_status = "completed";
   try {
     write_record_everywhere();  // status running, before any snapshot
-    guard();                    // the initial (or restarted) state, before it is written
+    // Entries at the first step apply before it is written, as later ones do before the
+    // outputs of their step: a snapshot of step N shows what was done at step N.
+    if (steerer) steerer->apply_due(*solver);
+    guard();  // the initial (or restarted) state, before it is written
     if (frames) frames->write(*solver);
     write_snapshot();
     write_record_everywhere();
@@ -429,7 +442,7 @@ int run_command(const RunOptions& o) {
         if (!g_signal) g_signal = SIGTERM;
         if (o.checkpoint_every > 0) {
           guard();
-          checkpoints.write(sc, *solver);
+          checkpoints.write(sc, *solver, journal_lines());
         }
         final_status = "interrupted";
         summary.message = std::string("stopped by signal ") +
@@ -445,6 +458,7 @@ int run_command(const RunOptions& o) {
            {every, check_every, o.checkpoint_every, catalyst ? o.catalyst_every : 0,
             frames ? o.render_every : 0})
         n = std::min(n, steps_to_next(s, period));
+      if (steerer) n = std::min(n, steerer->steps_to_next(*solver));  // stop at the next entry
       n = parallel::broadcast(n);  // chunk sizes follow the root's clock on every rank
       const auto c0 = Clock::now();
       const std::int64_t taken =
@@ -452,6 +466,7 @@ int run_command(const RunOptions& o) {
       solver->synchronize();
       run += taken;
       if (taken == 0) break;
+      if (steerer) steerer->apply_due(*solver);
       // Aim for chunks of about 0.2 s.
       const double dtc = seconds_since(c0);
       chunk = dtc < 0.1   ? std::min<std::int64_t>(chunk * 2, 1 << 20)
@@ -466,7 +481,7 @@ int run_command(const RunOptions& o) {
         guard();
       if (frame_due) frames->write(*solver);
       if (catalyst) catalyst->execute(*solver);  // after the guard: pipelines see no NaN state
-      if (due(now, o.checkpoint_every)) checkpoints.write(sc, *solver);
+      if (due(now, o.checkpoint_every)) checkpoints.write(sc, *solver, journal_lines());
       summary.steps_run = run;
       summary.wall_seconds = seconds_since(t0);
       if (due(now, every)) {
@@ -537,6 +552,9 @@ int run_command(const RunOptions& o) {
   }
 
   if (!quiet) {
+    if (steerer && steerer->pending())
+      std::cerr << "fluxview: " << steerer->plan().entries.size() - steerer->record().entries.size()
+                << " steering entries come after the run's end and were not applied\n";
     if (!summary.message.empty() && code != kExitUnstable && code != kExitFailure)
       std::cerr << "fluxview: " << summary.message << "\n";
     std::cerr << "fluxview: " << run << " steps in " << summary.wall_seconds << " s ("

@@ -56,6 +56,7 @@ struct Preset {
   std::vector<std::string> overrides;
   render::ViewMode mode;
   const char* lesson;
+  const char* action;  // a suggested steering action (docs/gui.md, Steering tools)
 };
 
 const std::vector<Preset>& presets() {
@@ -66,47 +67,62 @@ const std::vector<Preset>& presets() {
        render::ViewMode::slices3d,
        "Heat flows down the gradient: the peak falls and the spot widens like sqrt(alpha t).\n"
        "Watch max(T) in the diagnostics fall while the mean stays put until heat reaches the "
-       "walls."},
+       "walls.",
+       "Try: Steering tools > Add or remove heat, click a second spot beside the first; or set "
+       "heat.alpha twice as large while it runs."},
       {"Steady state: a hot wall",
        "heat/hot-wall",
        {"grid.nx=96", "grid.ny=96", "grid.nz=1"},
        render::ViewMode::slice2d,
        "One wall at 100 degC, three at 0: the field relaxes to the solution of Laplace's "
        "equation.\n"
-       "The run pauses by itself when dT/dt falls below heat.steady_tol."},
+       "The run pauses by itself when dT/dt falls below heat.steady_tol.",
+       "Try: Draw a fixed-temperature obstacle at 100 degC in the middle and watch the "
+       "isotherms bend around it; then change heat.T_xmin while it runs."},
       {"Exact solution: a sine mode decays",
        "heat/sine-decay",
        {"grid.n=32"},
        render::ViewMode::slice2d,
        "A single Fourier mode keeps its shape and decays as exp(-alpha |k|^2 t).\n"
-       "Try heat.sine_mx = 2: four times faster decay."},
+       "Try heat.sine_mx = 2: four times faster decay.",
+       "Try: set heat.alpha twice as large while it runs: the decay rate doubles from that "
+       "step on (the marker on the plot)."},
       {"Shock tube (Sod), 1D",
        "fv/sod",
        {},
        render::ViewMode::slice2d,
        "A diaphragm bursts: a shock, a contact and a rarefaction run apart (exact Riemann "
        "solution).\n"
-       "A 1D run: the View section plots the profile along x."},
+       "A 1D run: the View section plots the profile along x.",
+       "Try: untick as fast as possible and set the pace to 0.02 sim s / s, so the waves "
+       "take seven seconds to reach the end at t = 0.14 s, where the run pauses."},
       {"Kelvin-Helmholtz billows (2D)",
        "fv/kelvin-helmholtz",
        {"grid.nx=128", "grid.ny=128"},
        render::ViewMode::slice2d,
-       "Two streams sliding past each other: small ripples roll up into vortices."},
+       "Two streams sliding past each other: small ripples roll up into vortices.",
+       "Try: Draw a solid obstacle in one stream and watch the billows wrap around it."},
       {"Blast wave (Sedov-Taylor)",
        "fv/sedov",
        {"grid.n=48"},
        render::ViewMode::slices3d,
-       "A point explosion: the shock radius grows as t^(2/5). Show the field rho."},
+       "A point explosion: the shock radius grows as t^(2/5). Show the field rho.",
+       "Try: in the 2D slice, drop a dense cloud in front of the blast and watch it shred; "
+       "set off a second blast and see the two shocks meet."},
       {"Shear layers roll up (fd)",
        "fd/shear-layers",
        {"grid.n=48"},
        render::ViewMode::slices3d,
-       "Two shear layers in a periodic box roll up into Kelvin-Helmholtz vortices."},
+       "Two shear layers in a periodic box roll up into Kelvin-Helmholtz vortices.",
+       "Try: Add a vortex between the layers, or raise fd.nu while it runs and watch the "
+       "small eddies fade."},
       {"Radial explosion (fd)",
        "fd/radial-explosion",
        {"grid.n=48"},
        render::ViewMode::slices3d,
-       "A Gaussian shell of outward velocity: the flow stays spherically symmetric."},
+       "A Gaussian shell of outward velocity: the flow stays spherically symmetric.",
+       "Try: a velocity kick off the centre breaks the symmetry; the shell no longer stays "
+       "round."},
   };
   return p;
 }
@@ -131,6 +147,8 @@ std::string tooltip_of(const ParamSpec& s) {
   std::string t = s.key + "\n" + s.description;
   if (!s.unit.empty()) t += "\nunit: " + s.unit;
   t += "\nallowed: " + s.allowed() + "\ndefault: " + format_value(s.default_value);
+  t += s.live ? "\nlive: takes effect at the next step"
+              : "\nfixed while the run goes: " + s.fixed_because;
   return t;
 }
 
@@ -236,6 +254,7 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
     if (fbw - scene_x > 16)
       renderer_->draw(view_, int(scene_x), 0, fbw - int(scene_x), fbh, &title);
     probe_tooltip();
+    tool_in_view();
 
     ImGui::Render();
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -382,6 +401,7 @@ void GuiApp::panel() {
     ImGui::Separator();
   }
   if (ImGui::CollapsingHeader("Run", ImGuiTreeNodeFlags_DefaultOpen)) run_section();
+  if (ImGui::CollapsingHeader("Steering tools")) tools_section();
   if (ImGui::CollapsingHeader("Teaching presets")) presets_section();
   if (ImGui::CollapsingHeader("Parameters")) parameter_section();
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) view_section();
@@ -449,6 +469,7 @@ void GuiApp::run_section() {
     ImGui::SliderInt("steps per frame", &session_.steps_per_frame, 1, 1000, "%d",
                      ImGuiSliderFlags_Logarithmic);
   }
+  pace_controls();
   Solver& s = session_.solver();  // grid, backend, precision: fixed until a reset
   ImGui::Text("step %lld   t = %.6g s   dt = %.3g s", static_cast<long long>(session_.status.step),
               session_.status.time, session_.status.dt);
@@ -472,18 +493,28 @@ void GuiApp::presets_section() {
         view_ = render::ViewSettings{};
         view_.mode = p.mode;
         needs_upload_ = true;
+        preset_shown_ = int(&p - presets().data());
       } catch (const std::exception& e) {
         session_.message = std::string(p.label) + ": " + e.what();
       }
     }
     help_marker(std::string(p.scenario) + "\n" + p.lesson);
   }
+  // The lesson of the preset loaded last, and what to try with the steering tools.
+  if (preset_shown_ >= 0 && preset_shown_ < int(presets().size()) &&
+      session_.scenario().name == presets()[std::size_t(preset_shown_)].scenario) {
+    const Preset& p = presets()[std::size_t(preset_shown_)];
+    ImGui::Separator();
+    ImGui::TextWrapped("%s", p.lesson);
+    ImGui::TextWrapped("%s", p.action);
+  }
 }
 
 void GuiApp::parameter_section() {
   ImGui::TextWrapped(
-      "Edits apply on Reset. Hover a name for its meaning, unit and range; * marks a changed "
-      "value.");
+      "Keys marked ~ are live: an edit takes effect at the next step and is recorded in the "
+      "journal. The others apply on Reset (hover one for why). * marks a value changed from "
+      "the run's.");
   ParamSet& ps = session_.pending.params;
   const ParamSet& active = session_.scenario().params;
   std::string group;
@@ -500,7 +531,10 @@ void GuiApp::parameter_section() {
     if (!open) continue;
     const bool changed = active.has(spec.key) &&
                          format_value(active.get(spec.key)) != format_value(ps.get(spec.key));
-    const std::string label = spec.key.substr(prefix.size() + 1) + (changed ? " *" : "") +
+    const bool live = spec.live && session_.pending.name == session_.scenario().name &&
+                      session_.pending.solver == session_.scenario().solver;
+    const std::string label = spec.key.substr(prefix.size() + 1) + (live ? " ~" : "") +
+                              (changed ? " *" : "") +
                               (spec.unit.empty() ? "" : " [" + spec.unit + "]") + "##" + spec.key;
     try {
       switch (spec.type) {
@@ -540,6 +574,18 @@ void GuiApp::parameter_section() {
         }
       }
       help_marker(tooltip_of(spec));
+      // A live key edited: into the running solver now (the run's value stays when it is
+      // refused).
+      if (live && active.has(spec.key) &&
+          format_value(active.get(spec.key)) != format_value(ps.get(spec.key))) {
+        const ParamValue was = active.get(spec.key);
+        try {
+          session_.set_live(spec.key, ps.get(spec.key));
+        } catch (const std::exception& e) {
+          ps.assign(spec.key, was, "GUI");
+          throw;
+        }
+      }
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -621,8 +667,14 @@ void GuiApp::view_section() {
 }
 
 void GuiApp::diagnostics_section() {
-  ImGui::Text("%.0f fps (%.1f ms a frame, %.1f ms stepping)", fps_, frame_ms_,
-              session_.last_step_ms);
+  // On the CPU a worker thread steps beside the drawing, in chunks of its own length: its
+  // time is not part of a frame's, and is not shown as if it were.
+  if (session_.threaded())
+    ImGui::Text("%.0f fps (%.1f ms a frame); worker: %.1f ms a chunk", fps_, frame_ms_,
+                session_.last_step_ms);
+  else
+    ImGui::Text("%.0f fps (%.1f ms a frame, of which %.1f ms stepping)", fps_, frame_ms_,
+                std::min(session_.last_step_ms, frame_ms_));
   ImGui::Text("%.4g steps/s   %.4g cell-updates/s", session_.steps_per_second,
               session_.cell_updates_per_second);
   // How slices reach their textures, and why not by the preferred path where they do not.
@@ -647,6 +699,7 @@ void GuiApp::diagnostics_section() {
                      overlay, *lo,
                      *hi + (*hi == *lo ? 1e-6f * std::max(1.0f, std::abs(*hi)) : 0.0f),
                      ImVec2(ImGui::GetContentRegionAvail().x, 48 * ui_scale_));
+    time_series_markers(series.values.size());
     help_marker(name + ": last " + std::to_string(series.values.size()) +
                 " samples, about ten a second; from " + std::to_string(*lo) + " to " +
                 std::to_string(*hi));

@@ -1,5 +1,7 @@
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +32,9 @@ class GuiApp {
   int run(std::int64_t frames, const std::string& screenshot);
   // Shows this view (a saved view file, --view-file).
   void set_view(const render::ViewSettings& v) { view_ = v; }
+  // Applies a steering file's entries as the run reaches their steps (Session::plan).
+  void steer_with(const Journal& j, const std::string& origin) { session_.plan(j, origin); }
+  const Journal& journal() const { return session_.journal(); }
 
  private:
   void panel();
@@ -43,6 +48,12 @@ class GuiApp {
   void handle_shortcuts();
   void handle_scene_mouse(float scene_x, float scene_w);
   void probe_tooltip();
+  // GuiSteering.cpp: the pace and the end, the tools, a tool applied in the 2D view, the
+  // markers of changes on the time series just plotted.
+  void pace_controls();
+  void tools_section();
+  void tool_in_view();
+  void time_series_markers(std::size_t samples);
   void read_state();                              // owning Session::access: slices, range, profile
   bool save_window_png(const std::string& path);  // false (and a message) on failure
   void do_reset();
@@ -71,6 +82,14 @@ class GuiApp {
   std::int64_t drawn_step_ = -1;
   bool needs_upload_ = true;
   std::vector<float> profile_;  // the line of a 1D run
+  // Steering tools: the one chosen, its brush radius (m), its other arguments by
+  // "tool.argument", whether a click in the 2D view applies it, what the last stroke did.
+  int tool_index_ = 0;
+  double tool_radius_ = 0;
+  std::map<std::string, double> tool_args_;
+  bool tool_armed_ = false;
+  int preset_shown_ = -1;  // the teaching preset loaded last (its lesson stays in view)
+  std::string tool_message_;
 };
 
 }  // namespace fluxview::app

@@ -31,12 +31,14 @@ SolverState FvSolver<T>::save_state() const {
   // The run's total, not this rank's: a restart on another rank count puts it on rank 0
   // (load_state), so the diagnostic, a sum over ranks, carries on unchanged.
   st.extra = kCorrectedKey + std::to_string(parallel::allreduce_sum(std::int64_t(corrected())));
+  save_solids(st);  // the obstacles, if any, as one more array
   return st;
 }
 
 template <class T>
 void FvSolver<T>::load_state(const SolverState& st) {
-  if (int(st.arrays.size()) != nv_)
+  if (int(st.arrays.size()) != nv_ &&
+      !(int(st.arrays.size()) == nv_ + 1 && st.arrays.back().name == kSolidArray))
     throw std::runtime_error("fv checkpoint holds " + std::to_string(st.arrays.size()) +
                              " arrays but this run has " + std::to_string(nv_) +
                              " conserved fields (is fv.tracer the same?)");
@@ -50,6 +52,7 @@ void FvSolver<T>::load_state(const SolverState& st) {
   if (st.extra.rfind(kCorrectedKey, 0) == 0 && parallel::is_root())
     count = std::stoull(st.extra.substr(kCorrectedKey.size()));
   copy_bytes(counters_.data(), where(), &count, Location::host, sizeof count);
+  load_solids(st);
   time_ = st.time;
   step_ = st.step;
   fill_ghosts(fields_of(state_));

@@ -14,6 +14,7 @@
 #include "sim/amr/AmrParams.hpp"
 #include "sim/amr/MeshSelectingSolver.hpp"
 #include "sim/core/ConfigError.hpp"
+#include "sim/core/Steering.hpp"
 #include "sim/fv/FvConfig.hpp"
 #include "sim/fv/FvSolver.hpp"
 
@@ -102,6 +103,28 @@ std::vector<ParamSpec> fv_params() {
   p.insert(p.end(), more.begin(), more.end());
   const std::vector<ParamSpec> amr = amr::amr_params();  // fv.mesh, fv.amr.*
   p.insert(p.end(), amr.begin(), amr.end());
+  // What may change while the run goes (Solver::set_live): the scheme and its numbers
+  // (a state that passes one scheme's step is a state for any), gamma (the conserved state
+  // kept: each pressure scales by (gamma'-1)/(gamma-1)), and boundaries other than periodic
+  // ones (FvSteering.cpp refuses a change of periodicity).
+  std::vector<LiveRule> rules = {
+      live_key("fv.gamma"),
+      live_key("fv.cfl"),
+      live_key("fv.reconstruction"),
+      live_key("fv.theta"),
+      live_key("fv.riemann"),
+      live_key("fv.rho_floor"),
+      live_key("fv.p_floor"),
+      live_key("fv.cuda_tile"),
+      fixed_key("fv.tracer", "the number of conserved fields is set at Reset"),
+      live_key("fv.bc*")};
+  // The initial condition's keys, each named: a key added to fv later must say whether it
+  // is live (mark_live refuses a key no rule names).
+  for (const char* k :
+       {"fv.init", "fv.ambient_*", "fv.ux", "fv.uy", "fv.uz", "fv.axis", "fv.interface",
+        "fv.left_*", "fv.right_*", "fv.blast_*", "fv.cloud_*", "fv.kh_*"})
+    rules.push_back(fixed_key(k, kInitialConditionReason));
+  mark_live(p, rules);
   return p;
 }
 
