@@ -124,15 +124,4 @@ struct EulerProjection {
   }
 };
 
-// The policy reconstruct_cell (CellReconstruction.hpp) asks for the projection along an axis.
-template <class T, int NV>
-struct EulerLineVariables {
-  ReconstructionVariables vars = ReconstructionVariables::characteristic;
-  Physics<T> ph;
-  template <int D>
-  FLUXVIEW_HD EulerProjection<D, T, NV> along(const State<T, NV>& u0) const {
-    return EulerProjection<D, T, NV>(u0, vars, ph);
-  }
-};
-
 }  // namespace fluxview::fv

@@ -11,6 +11,7 @@
 
 #include "sim/fv/CellReconstruction.hpp"
 #include "sim/fv/EulerCharacteristics.hpp"
+#include "sim/fv/EulerPolicies.hpp"
 #include "sim/fv/ModalPolynomial.hpp"
 
 using namespace fluxview::fv;
