@@ -13,6 +13,7 @@ struct GuiOptions {
   std::string precision = "double";
   std::int64_t exit_after_frames = 0;  // 0: run until the window closes
   std::string screenshot;              // saved after the last frame
+  std::string view_file;               // a saved view to start with (JSON)
 };
 
 // True where this build has the GUI and a display can be opened.

@@ -22,6 +22,7 @@ enum ExitCode : int {
 // What `fluxview run` and `fluxview bench` were asked, before the scenario resolves it.
 struct RunOptions {
   std::string scenario;
+  bool scenario_given = false;         // named on the command line (not the default)
   std::vector<std::string> overrides;  // --set key=value, in order
   std::optional<std::int64_t> steps;
   std::optional<double> until;
@@ -29,7 +30,8 @@ struct RunOptions {
   std::string output;  // empty: fluxview-out/<scenario>
   std::optional<std::string> backend;
   std::string precision = "double";
-  std::string mpi_dims;  // --mpi-dims X,Y,Z; empty: MPI_Dims_create decides
+  bool precision_given = false;  // --precision on the command line
+  std::string mpi_dims;          // --mpi-dims X,Y,Z; empty: MPI_Dims_create decides
   bool headless = false;
   bool quiet = false;
   std::vector<std::string> catalyst_scripts;
@@ -37,18 +39,35 @@ struct RunOptions {
   std::string catalyst_on_error = "stop";  // stop | continue (drop the failing script)
   // Headless PNG frames (--render-every N --render-dir DIR): 0 draws none.
   std::int64_t render_every = 0;
-  std::string render_dir;  // empty: OUTPUT/frames
+  std::string render_dir;  // empty: OUTPUT/frames (none when only a movie is asked for)
   std::string render_field;
-  std::string render_view = "2d";
-  // Checkpoints (HDF5): every N steps (0: none) into DIR (default: the output dir),
-  // and a run that continues from one.
+  std::string render_view;  // empty: the view file's, else 2d
+  std::string view_file;    // --view-file: a view saved by the GUI
+  std::string movie;        // --movie FILE.mp4: a film of the frames
+  std::string render_size;  // --render-size WxH; empty: 1024x768
+  // Checkpoints (HDF5): every N steps (0: none) into DIR (default: the output dir), the
+  // newest `checkpoint_keep` kept, and a run that continues from one.
   std::int64_t checkpoint_every = 0;
+  std::int64_t checkpoint_keep = 2;
   std::string checkpoint_dir;
   std::string restart;
   // bench only
   std::optional<std::int64_t> bench_steps;
   std::int64_t warmup = 10;
 };
+
+// The largest count any count option takes (steps, periods): 2^40.
+inline constexpr std::int64_t kMaxCount = std::int64_t(1) << 40;
+
+// Count options (steps, periods, frames) are checked alike, before anything else:
+// "--checkpoint-every -1 is out of range; allowed: an integer in [0, 2^40] (0: none)".
+// Throws ConfigError.
+void check_count(const std::string& option, std::int64_t value, std::int64_t min, std::int64_t max,
+                 const std::string& meaning);
+// Every option of `fluxview run` that can be judged on its own: counts, --until.
+void check_run_options(const RunOptions& o);
+// bench's counts.
+void check_bench_options(const RunOptions& o);
 
 // Picks the backend: as asked, or the GPU when one is there. Says which on stderr
 // when it chose. Throws ConfigError for an unknown name or cuda without a device.

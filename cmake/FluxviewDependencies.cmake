@@ -1,6 +1,6 @@
 # Finds what fluxview builds with. Required: toml++, CLI11, nlohmann-json, OpenMP.
 # Optional, each switched on when found: CUDA, GUI (GLFW, libepoxy, ImGui sources),
-# EGL (headless rendering), ParaView Catalyst, MPI, HDF5.
+# EGL (headless rendering), FFmpeg's libraries (movies), ParaView Catalyst, MPI, HDF5.
 
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(PkgConfig REQUIRED)
@@ -72,6 +72,23 @@ if(FLUXVIEW_WITH_GUI)
   else()
     set(FLUXVIEW_GUI_SUMMARY "(missing: GLFW=${GLFW_FOUND} epoxy=${EPOXY_FOUND} imgui=${IMGUI_LIBRARY} backends=${IMGUI_BACKEND_DIR})")
   endif()
+endif()
+
+# --- FFmpeg's libraries (movies: run --movie, the GUI's record button) ---------------
+# Without them a movie goes through the ffmpeg program where one is on PATH. A build for
+# a machine that lacks the libraries at run time (a GPU node) passes
+# -DFLUXVIEW_WITH_FFMPEG=OFF, or the executable would not start there.
+option(FLUXVIEW_WITH_FFMPEG "Encode movies with FFmpeg's libraries when found" ON)
+set(FLUXVIEW_HAVE_FFMPEG OFF)
+set(FLUXVIEW_FFMPEG_SUMMARY "(not found: movies through the ffmpeg program, if any)")
+if(FLUXVIEW_WITH_FFMPEG)
+  pkg_check_modules(FFMPEG IMPORTED_TARGET libavcodec libavformat libavutil libswscale)
+  if(FFMPEG_FOUND)
+    set(FLUXVIEW_HAVE_FFMPEG ON)
+    set(FLUXVIEW_FFMPEG_SUMMARY "(libavcodec ${FFMPEG_libavcodec_VERSION}, libavformat ${FFMPEG_libavformat_VERSION}, libswscale ${FFMPEG_libswscale_VERSION})")
+  endif()
+else()
+  set(FLUXVIEW_FFMPEG_SUMMARY "(off: FLUXVIEW_WITH_FFMPEG=OFF; movies through the ffmpeg program, if any)")
 endif()
 
 # --- MPI and HDF5 ----------------------------------------------------------------

@@ -4,10 +4,15 @@
 
 namespace fluxview::render {
 
-std::unique_ptr<FrameWriter> make_frame_writer(const FrameOptions&, const Solver&) {
+void check_frame_options(const FrameOptions&, const Solver&) {
   throw ConfigError(
       "--render-every: this fluxview was built without headless rendering (EGL or libepoxy not "
       "found, or FLUXVIEW_WITH_GUI=OFF; install libegl-dev and libepoxy-dev and reconfigure)");
+}
+
+std::unique_ptr<FrameWriter> make_frame_writer(const FrameOptions& o, const Solver& s) {
+  check_frame_options(o, s);
+  return nullptr;
 }
 
 }  // namespace fluxview::render

@@ -26,8 +26,13 @@ std::string_view embedded_asset(const std::string& path) {
 
 namespace {
 
-GLuint compile(GLenum type, const std::string& file) {
-  const std::string_view text = embedded_asset("shaders/" + file);
+// `defines` go right after the #version line, which must come first.
+GLuint compile(GLenum type, const std::string& file, const std::string& defines) {
+  std::string text(embedded_asset("shaders/" + file));
+  if (!defines.empty()) {
+    const auto eol = text.find('\n');
+    text.insert(eol == std::string::npos ? text.size() : eol + 1, defines);
+  }
   const GLuint s = glCreateShader(type);
   const char* src = text.data();
   const GLint len = GLint(text.size());
@@ -46,9 +51,10 @@ GLuint compile(GLenum type, const std::string& file) {
 
 }  // namespace
 
-ShaderProgram::ShaderProgram(const std::string& vertex_file, const std::string& fragment_file) {
-  const GLuint vs = compile(GL_VERTEX_SHADER, vertex_file);
-  const GLuint fs = compile(GL_FRAGMENT_SHADER, fragment_file);
+ShaderProgram::ShaderProgram(const std::string& vertex_file, const std::string& fragment_file,
+                             const std::string& defines) {
+  const GLuint vs = compile(GL_VERTEX_SHADER, vertex_file, defines);
+  const GLuint fs = compile(GL_FRAGMENT_SHADER, fragment_file, defines);
   id_ = glCreateProgram();
   glAttachShader(id_, vs);
   glAttachShader(id_, fs);

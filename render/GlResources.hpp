@@ -11,9 +11,10 @@ namespace fluxview::render {
 // A linked GLSL program built from the shaders embedded from shaders/*.glsl.
 class ShaderProgram {
  public:
-  // Names as in shaders/, e.g. "slice.vert.glsl". Throws std::runtime_error with the
-  // compiler's log.
-  ShaderProgram(const std::string& vertex_file, const std::string& fragment_file);
+  // Names as in shaders/, e.g. "slice.vert.glsl"; `defines` ("#define X\n" lines) are
+  // put after each shader's #version line. Throws std::runtime_error with the compiler's log.
+  ShaderProgram(const std::string& vertex_file, const std::string& fragment_file,
+                const std::string& defines = "");
   ~ShaderProgram();
   ShaderProgram(const ShaderProgram&) = delete;
   ShaderProgram& operator=(const ShaderProgram&) = delete;
@@ -43,6 +44,7 @@ class Framebuffer {
   Framebuffer(const Framebuffer&) = delete;
   Framebuffer& operator=(const Framebuffer&) = delete;
   void bind() const;
+  GLuint id() const { return fbo_; }
   int width() const { return width_; }
   int height() const { return height_; }
 

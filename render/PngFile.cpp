@@ -10,7 +10,7 @@
 #include <ostream>
 #include <stdexcept>
 
-#include "insitu/snapshot/AtomicFile.hpp"
+#include "fileio/AtomicFile.hpp"
 #include "render/Image.hpp"
 
 namespace fluxview::render {

@@ -54,6 +54,8 @@ struct SharedMemory {
 SharedMemory create_shared_memory(std::size_t bytes, std::string* why);
 // Unmaps and frees. Call after GL has deleted its buffer and memory object.
 void destroy_shared_memory(void* handle);
+// The device address of the shared memory, for kernels that write it.
+void* shared_memory_pointer(void* handle);
 // The UUID of the current CUDA device (16 bytes), to find it among GL_DEVICE_UUID_EXT.
 bool cuda_device_uuid(unsigned char uuid[16], std::string* why);
 // Sets every byte of the shared memory to `byte` and waits: the check at import that

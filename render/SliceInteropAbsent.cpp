@@ -36,6 +36,9 @@ SharedMemory create_shared_memory(std::size_t, std::string* why) {
   return {};
 }
 void destroy_shared_memory(void*) {}
+void* shared_memory_pointer(void*) {
+  return nullptr;
+}
 bool cuda_device_uuid(unsigned char*, std::string* why) {
   if (why) *why = "this fluxview was built without CUDA";
   return false;

@@ -1,9 +1,8 @@
 #include "render/SliceTexture.hpp"
 
-#include <unistd.h>
 #include <cstdint>
 #include <exception>
-
+#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -84,16 +83,6 @@ std::string gl_error_text(GLenum e) {
   return std::string("GL error ") + buf;
 }
 
-std::string hex_uuid(const unsigned char* id) {
-  std::string out;
-  char buf[3];
-  for (int i = 0; i < 16; ++i) {
-    std::snprintf(buf, sizeof buf, "%02x", id[i]);
-    out += buf;
-  }
-  return out;
-}
-
 void drain_gl_errors() {
   for (int i = 0; i < 32 && glGetError() != GL_NO_ERROR; ++i) {
   }
@@ -152,7 +141,7 @@ bool SliceTexture::ensure_registered() {
 }
 
 bool SliceTexture::ensure_shared() {
-  if (shared_) return true;
+  if (shared_.valid()) return true;
   if (shared_failed_) return false;
   std::string why;
   if (!import_shared(&why)) {
@@ -164,136 +153,35 @@ bool SliceTexture::ensure_shared() {
   return true;
 }
 
-// CUDA allocates and exports, GL imports: the other direction (GL allocating) has no GL
-// export. Every step checks and undoes what was made, so a failure leaves nothing.
+// The shared memory (SharedGlBuffer) and a buffer texture over it for the slice shader.
 bool SliceTexture::import_shared(std::string* why) {
-  const bool has_object = epoxy_has_gl_extension("GL_EXT_memory_object");
-  const bool has_fd = epoxy_has_gl_extension("GL_EXT_memory_object_fd");
-  if (!has_object || !has_fd) {
-    const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-    *why = std::string(!has_object ? "GL_EXT_memory_object" : "GL_EXT_memory_object_fd") +
-           " is not offered by " + (renderer ? renderer : "this GL");
-    return false;
-  }
-  // The GL context must be on the CUDA device: find its UUID among GL's devices.
-  unsigned char cuda_uuid[16];
-  if (!interop::cuda_device_uuid(cuda_uuid, why)) return false;
-  drain_gl_errors();
-  GLint devices = 0;
-  glGetIntegerv(GL_NUM_DEVICE_UUIDS_EXT, &devices);
-  if (glGetError() == GL_NO_ERROR && devices > 0) {
-    bool found = false;
-    std::string gl_ids;
-    for (GLint i = 0; i < devices && !found; ++i) {
-      GLubyte id[GL_UUID_SIZE_EXT] = {};
-      glGetUnsignedBytei_vEXT(GL_DEVICE_UUID_EXT, GLuint(i), id);
-      found = std::memcmp(id, cuda_uuid, 16) == 0;
-      gl_ids += (gl_ids.empty() ? "" : ", ") + hex_uuid(id);
-    }
-    if (!found) {
-      *why = "the GL context is not on the CUDA device (GL device UUID " + gl_ids + ", CUDA " +
-             hex_uuid(cuda_uuid) + ")";
-      return false;
-    }
-  }
-  drain_gl_errors();
-
-  const GLsizeiptr bytes = GLsizeiptr(size_[0]) * size_[1] * GLsizeiptr(sizeof(float));
-  // A little more memory than the buffer: a driver may want some beyond a buffer's end
-  // (Mesa's llvmpipe refuses a buffer that fills its memory object exactly). The
-  // allocation is rounded up to CUDA's granularity (2 MiB) anyway.
-  const std::size_t slack = 64 * 1024;
-  const interop::SharedMemory m = interop::create_shared_memory(std::size_t(bytes) + slack, why);
-  if (!m.handle) return false;
-  glCreateMemoryObjectsEXT(1, &shared_memory_);
-  glImportMemoryFdEXT(shared_memory_, GLuint64(m.size), GL_HANDLE_TYPE_OPAQUE_FD_EXT, m.fd);
-  if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
-    close(m.fd);  // a failed import leaves the descriptor with us; a successful one gives it to GL
-    glDeleteMemoryObjectsEXT(1, &shared_memory_);
-    shared_memory_ = 0;
-    interop::destroy_shared_memory(m.handle);
-    *why = "glImportMemoryFdEXT of " + std::to_string(m.size) + " bytes: " + gl_error_text(e);
-    return false;
-  }
-  shared_ = m.handle;  // from here release_shared() undoes everything
-  glCreateBuffers(1, &shared_buffer_);
-  glNamedBufferStorageMemEXT(shared_buffer_, bytes, shared_memory_, 0);
+  const std::size_t bytes = std::size_t(size_[0]) * size_[1] * sizeof(float);
+  if (!shared_.create(bytes, why)) return false;
   // The shader reads the slice in place through a buffer texture: a GL copy into the 2D
   // texture would cost more than the map it replaces (0.11 ms for 1024^2 floats on an
   // H100, from any buffer: docs/performance.md).
+  drain_gl_errors();
   glCreateTextures(GL_TEXTURE_BUFFER, 1, &shared_view_);
-  glTextureBufferRange(shared_view_, GL_R32F, shared_buffer_, 0,
-                       GLsizeiptr(std::size_t(size_[0]) * size_[1] * sizeof(float)));
+  glTextureBufferRange(shared_view_, GL_R32F, shared_.buffer(), 0, GLsizeiptr(bytes));
   if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
     release_shared();
-    *why = "glNamedBufferStorageMemEXT / glTextureBufferRange: " + gl_error_text(e);
-    return false;
-  }
-  // Once: does GL read what CUDA writes? A byte pattern set by CUDA, read back by GL at
-  // both ends of the slice. (An import can succeed and still not alias the memory, for
-  // example on a driver that does not support CUDA's descriptors.)
-  const unsigned char pattern = 0x5a;
-  try {
-    interop::fill_shared_memory(shared_, pattern);
-  } catch (const std::exception& e) {
-    release_shared();
-    *why = e.what();
-    return false;
-  }
-  // Read by the GPU, as the shader will: a copy of both ends into a small GL buffer (GL's
-  // read-back of the imported buffer itself was seen to return stale contents).
-  GLuint probe = 0;
-  glCreateBuffers(1, &probe);
-  glNamedBufferStorage(probe, 8, nullptr, 0);
-  glCopyNamedBufferSubData(shared_buffer_, probe, 0, 0, 4);
-  glCopyNamedBufferSubData(shared_buffer_, probe, bytes - 4, 4, 4);
-  unsigned char first[4] = {}, last[4] = {};
-  glGetNamedBufferSubData(probe, 0, 4, first);
-  glGetNamedBufferSubData(probe, 4, 4, last);
-  glDeleteBuffers(1, &probe);
-  const GLenum e = glGetError();
-  bool same = e == GL_NO_ERROR;
-  for (int i = 0; i < 4; ++i) same = same && first[i] == pattern && last[i] == pattern;
-  if (!same) {
-    release_shared();
-    *why = e != GL_NO_ERROR ? "reading the imported buffer: " + gl_error_text(e)
-                            : std::string("GL does not read what CUDA wrote to the shared memory");
+    *why = "glTextureBufferRange: " + gl_error_text(e);
     return false;
   }
   return true;
 }
 
-bool SliceTexture::wait_shared_read() {
-  if (!shared_read_) return true;
-  GLenum r = GL_WAIT_FAILED;
-  for (int tries = 0; tries < 100; ++tries) {  // 100 x 100 ms: a GPU that hangs, not a slow one
-    r = glClientWaitSync(shared_read_, GL_SYNC_FLUSH_COMMANDS_BIT, 100'000'000);
-    if (r != GL_TIMEOUT_EXPIRED) break;
-  }
-  glDeleteSync(shared_read_);
-  shared_read_ = nullptr;
-  return r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
-}
-
-// GL first (wait for its last read, delete the views, buffer and memory object), then
-// CUDA: unmap, free the address range, release the memory.
+// The view first, then the shared memory (which waits for GL's last read).
 void SliceTexture::release_shared() {
-  if (!shared_ && !shared_memory_ && !shared_buffer_) return;
-  wait_shared_read();  // even if it failed: the memory outlives GL's use (GL holds the import)
   if (shared_view_) glDeleteTextures(1, &shared_view_);
   shared_view_ = 0;
-  if (shared_buffer_) glDeleteBuffers(1, &shared_buffer_);
-  if (shared_memory_) glDeleteMemoryObjectsEXT(1, &shared_memory_);
-  shared_buffer_ = shared_memory_ = 0;
-  interop::destroy_shared_memory(shared_);
-  shared_ = nullptr;
+  shared_.release();
 }
 
 void* SliceTexture::begin_shared_write() {
-  if (!shared_) throw std::logic_error("begin_shared_write without shared memory");
-  if (!wait_shared_read())
-    throw std::runtime_error("waiting for GL to finish reading the shared slice memory failed");
-  return shared_;
+  if (!shared_.valid()) throw std::logic_error("begin_shared_write without shared memory");
+  shared_.begin_write();
+  return shared_.handle();
 }
 
 void SliceTexture::finish_shared_write() {
@@ -303,15 +191,13 @@ void SliceTexture::finish_shared_write() {
 }
 
 void SliceTexture::note_gl_read() {
-  if (last_path_ != UploadPath::shared) return;
-  if (shared_read_) glDeleteSync(shared_read_);  // the newer fence covers the older read
-  shared_read_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  if (last_path_ == UploadPath::shared) shared_.note_gl_read();
 }
 
 std::vector<float> SliceTexture::read_values() const {
   std::vector<float> out(static_cast<std::size_t>(size_[0]) * size_[1]);
   if (last_path_ == UploadPath::shared) {
-    interop::read_shared_memory(shared_, 0, out.size() * sizeof(float), out.data());
+    interop::read_shared_memory(shared_.handle(), 0, out.size() * sizeof(float), out.data());
   } else {
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
@@ -414,7 +300,7 @@ float SliceTexture::value_at(int u, int v) const {
   if (!texture_ || u < 0 || v < 0 || u >= size_[0] || v >= size_[1]) return 0.0f;
   float value = 0;
   if (last_path_ == UploadPath::shared) {
-    interop::read_shared_memory(shared_, (std::size_t(v) * size_[0] + u) * sizeof value,
+    interop::read_shared_memory(shared_.handle(), (std::size_t(v) * size_[0] + u) * sizeof value,
                                 sizeof value, &value);
     return value;
   }

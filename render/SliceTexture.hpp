@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "render/SharedGlBuffer.hpp"
 #include "render/SliceSpec.hpp"
 #include "sim/core/FieldView.hpp"
 
@@ -81,7 +82,6 @@ class SliceTexture {
   bool ensure_registered();
   bool ensure_shared();
   bool import_shared(std::string* why);
-  bool wait_shared_read();
   void release_shared();
   void update_note();
 
@@ -91,16 +91,13 @@ class SliceTexture {
   void* interop_ = nullptr;  // the texture's registration (mapped-texture path)
   bool interop_failed_ = false;
   std::string map_note_;  // why the texture could not be registered
-  // The shared-memory path: the CUDA allocation, GL's memory object imported from it
-  // and the buffer on that memory that the shader reads. One buffer and a fence, not two
-  // buffers used in turn: the draws that read it are done long before the next update
-  // (a frame later), so the wait for their fence normally finds it signalled already,
-  // while a second buffer would double the memory and still need a fence of its own.
-  void* shared_ = nullptr;
-  GLuint shared_memory_ = 0;
-  GLuint shared_buffer_ = 0;
-  GLuint shared_view_ = 0;        // buffer texture over shared_buffer_
-  GLsync shared_read_ = nullptr;  // signalled when the last draw that read the buffer is done
+  // The shared-memory path: the memory CUDA writes and GL reads (one buffer and its
+  // fence, not two buffers used in turn: the draws that read it are done long before the
+  // next update, a frame later, so the wait for their fence normally finds it signalled
+  // already, while a second buffer would double the memory and still need a fence of
+  // its own) and the buffer texture over it that the shader reads.
+  SharedGlBuffer shared_;
+  GLuint shared_view_ = 0;
   bool shared_failed_ = false;
   std::string shared_note_;  // why shared memory could not be had
   std::string note_;         // the notes above, for interop_note()

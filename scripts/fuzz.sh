@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harness over the scenario parser with clang (ASan + UBSan) and
-# runs it for a bounded time (default 60 s) from the kept corpus in tests/fuzz/corpus.
-# New inputs that reach new code land in build-fuzz/corpus; a crash fails the script
-# and leaves the input as build-fuzz/crash-*.
+# Builds the libFuzzer harnesses with clang (ASan + UBSan) and runs each for a bounded time
+# (default 60 s each) from its kept corpus: fuzz_scenario over the scenario parser
+# (tests/fuzz/corpus) and fuzz_cli over the command line (tests/fuzz/corpus_cli). New inputs
+# that reach new code land in build-fuzz/corpus*; a crash fails the script and leaves the
+# input as build-fuzz/crash-*.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -12,9 +13,13 @@ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DFLUXVIEW_FUZZ=ON -DFLUXVIEW_WITH_CUDA=OFF -DFLUXVIEW_WITH_GUI=OFF -DFLUXVIEW_WITH_CATALYST=OFF \
   -DFLUXVIEW_WITH_MPI=OFF -DFLUXVIEW_WITH_HDF5=OFF -DFLUXVIEW_BUILD_TESTS=OFF >/dev/null
-cmake --build build-fuzz --target fuzz_scenario -j"$(nproc)"
-mkdir -p build-fuzz/corpus
+cmake --build build-fuzz --target fuzz_scenario fuzz_cli -j"$(nproc)"
 cd build-fuzz
-./tests/fuzz/fuzz_scenario -seed="${FUZZ_SEED:-1}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
-  corpus ../tests/fuzz/corpus 2>&1 | tail -n 15
-echo "fuzz.sh: ${seconds} s of fuzzing the scenario parser found no crash"
+for harness in scenario cli; do
+  corpus=corpus
+  [ "$harness" = cli ] && corpus=corpus_cli
+  mkdir -p "$corpus"
+  ./tests/fuzz/fuzz_$harness -seed="${FUZZ_SEED:-1}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+    -print_final_stats=1 "$corpus" "../tests/fuzz/$corpus" 2>&1 | tail -n 15
+  echo "fuzz.sh: ${seconds} s of fuzzing the $harness harness found no crash"
+done

@@ -23,9 +23,8 @@ check() {  # name, ranks, run arguments...
   shift 2
   if [ "${1:-}" = "--parallel-args" ]; then par=(--parallel-args "$2"); shift 2; fi
   for t in $transports; do
-    if FLUXVIEW_GHOSTS=$t FLUXVIEW_MPIRUN_ARGS="-x FLUXVIEW_GHOSTS -x FLUXVIEW_MPI_OVERLAP" \
-         python3 "$here/tests/mpi/compare_parallel.py" "$bin/fluxview" "$np" "$out/work/$name-$t" --exact \
-         "${par[@]}" -- "$@" --backend cuda >"$out/$name-$t.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+    if python3 "$here/tests/mpi/compare_parallel.py" "$bin/fluxview" "$np" "$out/work/$name-$t" --exact \
+         "${par[@]}" -- "$@" --backend cuda --set run.ghosts=$t >"$out/$name-$t.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
     echo "$name (np $np, ghosts $t): $r: $(tail -1 "$out/$name-$t.log")" | tee -a "$out/mpi-gpu.log"
   done
 }
@@ -41,7 +40,7 @@ check heat-2d-np4 4 heat/hot-spot --set grid.nx=80 --set grid.ny=60 --set grid.n
 fd=(fd/forced-turbulence --set grid.nx=32 --set grid.ny=24 --set grid.nz=16 --set fd.spectrum=false --steps 12 --every 4)
 check fd-np2 2 "${fd[@]}"
 check fd-np4 4 "${fd[@]}" --precision float
-FLUXVIEW_MPI_OVERLAP=1 check fd-overlap-np4 4 "${fd[@]}"
+check fd-overlap-np4 4 "${fd[@]}" --set run.mpi_overlap=on
 check fd-55point-np4 4 fd/radial-explosion --set grid.n=24 --set fd.method=55point --steps 6 --every 3
 check fv-sedov-np2 2 fv/sedov --set grid.nx=40 --set grid.ny=32 --set grid.nz=24 --set fv.bc=reflecting \
   --set fv.bc_x=outflow --steps 12 --every 4

@@ -16,11 +16,11 @@ nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader | tee "$o
 nvidia-smi topo -m >>"$out/scaling-device.txt" 2>&1
 log=$out/scaling.jsonl
 : >"$log"
-bench() {  # label, ranks, extra env, bench arguments...
-  local label=$1 np=$2 env=$3
-  shift 3
+bench() {  # label, ranks, bench arguments...
+  local label=$1 np=$2
+  shift 2
   local line
-  line=$(env $env mpirun --oversubscribe --bind-to none -np "$np" -x FLUXVIEW_MPI_OVERLAP \
+  line=$(mpirun --oversubscribe --bind-to none -np "$np" \
            "$bin/fluxview" bench "$@" --backend cuda 2>"$out/err-$label-$np.log" | tail -1)
   if [ -z "$line" ]; then
     echo "{\"label\":\"$label\",\"ranks\":$np,\"error\":\"$(tail -1 "$out/err-$label-$np.log" | tr '"' "'")\"}" >>"$log"
@@ -45,8 +45,8 @@ for entry in "${families[@]}"; do
   args=${entry#*|}
   [[ " $only " == *" $name "* ]] || continue
   for np in $counts; do
-    bench "$name-strong" "$np" "" $args --set grid.n=512
-    [ "$np" != 1 ] && bench "$name-weak" "$np" "" $args $(weak_grid "$np")
+    bench "$name-strong" "$np" $args --set grid.n=512
+    [ "$np" != 1 ] && bench "$name-weak" "$np" $args $(weak_grid "$np")
   done
 done
 # What the overlap of the exchange with the interior update gains (heat and fd).
@@ -56,7 +56,7 @@ for np in $counts; do
     name=${families[$i]%%|*}
     [[ " $only " == *" $name "* ]] || continue
     bench "$name-strong-overlap-$([ $i = 0 ] && echo off || echo on)" "$np" \
-      "FLUXVIEW_MPI_OVERLAP=$([ $i = 0 ] && echo 0 || echo 1)" ${families[$i]#*|} --set grid.n=512
+      ${families[$i]#*|} --set grid.n=512 --set run.mpi_overlap=$([ $i = 0 ] && echo off || echo on)
   done
 done
 python3 - "$log" <<'PY'

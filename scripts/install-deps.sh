@@ -8,7 +8,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git clang clang-format iwyu
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libpng-dev libstb-dev
+  libpng-dev libstb-dev fonts-dejavu-core
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg
   libglfw3-dev libepoxy-dev libimgui-dev libegl-dev libgl-dev
   libegl-mesa0 libgl1-mesa-dri libglx-mesa0 mesa-utils xvfb xauth
   libopenmpi-dev openmpi-bin libhdf5-dev

@@ -30,10 +30,13 @@
 #include <stdexcept>
 
 #include "app/RunOptions.hpp"
+#include "app/gui/ScenePanel.hpp"
+#include "fileio/AtomicFile.hpp"
+#include "fileio/Folders.hpp"
 #include "insitu/snapshot/AtomicFile.hpp"
 #include "render/GlResources.hpp"
 #include "render/Image.hpp"
-#include "render/SliceRenderer.hpp"
+#include "render/ViewRenderer.hpp"
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/SolverFamily.hpp"
@@ -155,7 +158,7 @@ GuiApp::GuiApp(const Scenario& sc, BackendKind backend, Precision precision)
   ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 450");
-  renderer_ = std::make_unique<render::SliceRenderer>();
+  renderer_ = std::make_unique<render::ViewRenderer>();
   // A 2D problem is seen along z; a 3D one starts with the three slices.
   view_.mode = session_.solver().grid().active_dims() == 3 ? render::ViewMode::slices3d
                                                            : render::ViewMode::slice2d;
@@ -227,23 +230,12 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
     glViewport(0, 0, fbw, fbh);
     glClearColor(0.1f, 0.1f, 0.11f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    if (fbw - scene_x > 16) renderer_->draw(view_, int(scene_x), 0, fbw - int(scene_x), fbh);
-
-    // Overlay: what is shown, and the field's name and unit over the colour bar.
-    auto* dl = ImGui::GetBackgroundDrawList();
-    char title[256];
-    std::snprintf(title, sizeof title, "%s   step %lld   t = %.6g s",
-                  session_.scenario().name.c_str(), static_cast<long long>(session_.status.step),
-                  session_.status.time);
-    dl->AddText(ImVec2(scene_x / to_fb + 12, 8), IM_COL32(235, 235, 235, 255), title);
-    if (view_.colorbar) {
-      const auto bar = renderer_->colorbar_rect();
-      const std::string name =
-          renderer_->field_name() +
-          (renderer_->field_unit().empty() ? "" : " [" + renderer_->field_unit() + "]");
-      dl->AddText(ImVec2(bar.x / to_fb, (fbh - bar.y - bar.h) / to_fb - ImGui::GetFontSize() - 10),
-                  IM_COL32(235, 235, 235, 255), name.c_str());
-    }
+    // The view carries what it shows along its top, as headless frames do: scenario,
+    // field and unit, simulated time, step.
+    const render::FrameTitle title{session_.scenario().name, session_.status.time,
+                                   session_.status.step};
+    if (fbw - scene_x > 16)
+      renderer_->draw(view_, int(scene_x), 0, fbw - int(scene_x), fbh, &title);
     probe_tooltip();
 
     ImGui::Render();
@@ -257,16 +249,10 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
       screenshot_requested_ = false;
       save_window_png(screenshot_path_);
     }
-    if (recording_ && (stepped > 0 || recorded_ == 0)) {
-      char name[64];
-      std::snprintf(name, sizeof name, "/frame_%06lld.png", static_cast<long long>(recorded_++));
-      try {
-        if (recorded_ == 1) prepare_output_dir(record_dir_);
-        save_window_png(record_dir_ + name);
-      } catch (const std::exception& e) {
-        recording_ = false;
-        status_ = std::string("recording stopped: ") + e.what();
-      }
+    if (recorder_.recording() && (stepped > 0 || recorder_.frames() == 0)) {
+      glBindFramebuffer(GL_FRAMEBUFFER, 0);
+      glReadBuffer(GL_BACK);
+      if (const std::string why = recorder_.frame(fbw, fbh); !why.empty()) status_ = why;
     }
     if (last && !screenshot.empty() && !save_window_png(screenshot)) code = kExitFailure;
     glfwSwapBuffers(window_);
@@ -281,6 +267,7 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
     }
     if (last) break;
   }
+  if (recorder_.recording()) std::cerr << "fluxview gui: " << recorder_.stop() << "\n";
   if (!session_.message.empty()) std::cerr << "fluxview gui: " << session_.message << "\n";
   return code;
 }
@@ -345,12 +332,23 @@ void GuiApp::handle_scene_mouse(float scene_x, float scene_w) {
   if (io.WantCaptureMouse || io.MousePos.x < scene_x || scene_w <= 0) return;
   if (view_.mode != render::ViewMode::slices3d) return;
   // Orbit: drag turns the box, the wheel moves the camera in and out.
-  if (ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0.0f)) {
+  if (ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0.0f) && !io.KeyShift) {
     view_.yaw -= io.MouseDelta.x * 0.008f;
     view_.pitch = std::clamp(view_.pitch + io.MouseDelta.y * 0.008f, -1.5f, 1.5f);
   }
   if (io.MouseWheel != 0)
     view_.distance = std::clamp(view_.distance * std::pow(0.9f, io.MouseWheel), 0.6f, 8.0f);
+  // Shift-click: streamlines seeded around the point under the cursor.
+  if (view_.layers.lines && io.KeyShift && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+    int fbw = 0, fbh = 0, ww = 1, wh = 1;
+    glfwGetFramebufferSize(window_, &fbw, &fbh);
+    glfwGetWindowSize(window_, &ww, &wh);
+    if (const auto p = renderer_->pick(io.MousePos.x * fbw / double(ww),
+                                       fbh - io.MousePos.y * fbh / double(wh))) {
+      view_.lines.seed = render::SeedKind::point;
+      view_.lines.seed_point = *p;
+    }
+  }
 }
 
 void GuiApp::probe_tooltip() {
@@ -558,7 +556,7 @@ void GuiApp::parameter_section() {
 
 void GuiApp::view_section() {
   Solver& s = session_.solver();
-  const auto fields = s.fields();
+  const auto fields = render::ViewRenderer::viewable_fields(s);
   const std::string shown = view_.field.empty() ? fields.at(0).name : view_.field;
   if (ImGui::BeginCombo("field", shown.c_str())) {
     for (const auto& f : fields) {
@@ -571,7 +569,7 @@ void GuiApp::view_section() {
   int mode = view_.mode == render::ViewMode::slices3d;
   ImGui::RadioButton("2D slice", &mode, 0);
   ImGui::SameLine();
-  ImGui::RadioButton("3D: three slices", &mode, 1);
+  ImGui::RadioButton("3D view", &mode, 1);
   view_.mode = mode ? render::ViewMode::slices3d : render::ViewMode::slice2d;
   if (view_.mode == render::ViewMode::slice2d) {
     ImGui::Text("normal");
@@ -582,13 +580,15 @@ void GuiApp::view_section() {
     const char* names[3] = {"x position", "y position", "z position"};
     ImGui::SliderFloat(names[view_.axis], &view_.position[view_.axis], 0.0f, 1.0f, "%.3f");
   } else {
-    ImGui::SliderFloat3("slices x y z", view_.position.data(), 0.0f, 1.0f, "%.2f");
+    scene_panel(view_, fields, ui_scale_);
     ImGui::SliderAngle("yaw", &view_.yaw, -180, 180);
     ImGui::SliderAngle("pitch", &view_.pitch, -85, 85);
     ImGui::SliderFloat("distance", &view_.distance, 0.6f, 8.0f, "%.2f");
     help_marker("Or drag in the view to turn the box, and use the wheel to come closer.");
   }
-  if (ImGui::BeginCombo("colormap", view_.colormap.c_str())) {
+  // With the volume shown, colormap and log scale sit in its transfer-function editor.
+  const bool in_editor = view_.mode == render::ViewMode::slices3d && view_.layers.volume;
+  if (!in_editor && ImGui::BeginCombo("colormap", view_.colormap.c_str())) {
     for (const auto& c : render::colormap_names())
       if (ImGui::Selectable(c.c_str(), c == view_.colormap)) view_.colormap = c;
     ImGui::EndCombo();
@@ -605,10 +605,12 @@ void GuiApp::view_section() {
     view_.lo = renderer_->lo();
     view_.hi = renderer_->hi();
   }
-  ImGui::Checkbox("log scale", &view_.log_scale);
-  help_marker(
-      "Colours by log(value); a bottom at or below 0 is raised to six decades under the top.");
-  ImGui::SameLine();
+  if (!in_editor) {
+    ImGui::Checkbox("log scale", &view_.log_scale);
+    help_marker(
+        "Colours by log(value); a bottom at or below 0 is raised to six decades under the top.");
+    ImGui::SameLine();
+  }
   ImGui::Checkbox("colour bar", &view_.colorbar);
   if (view_.mode == render::ViewMode::slice2d)
     ImGui::TextDisabled("hover the slice for the value under the cursor");
@@ -629,6 +631,13 @@ void GuiApp::diagnostics_section() {
   ImGui::Text("slices: %s, %.3f ms an update%s", render::upload_path_name(shown.last_path()),
               update_ms_, shown.interop_note().empty() ? "" : " (?)");
   if (!shown.interop_note().empty()) help_marker(shown.interop_note());
+  if (const auto* vol = renderer_->volume(); vol && view_.mode == render::ViewMode::slices3d &&
+                                             (view_.layers.volume || view_.layers.iso)) {
+    ImGui::Text("volume: %s%s%s", render::upload_path_name(vol->values().last_path()),
+                vol->skipped() ? ", skipping empty bricks" : "",
+                vol->values().note().empty() ? "" : " (?)");
+    if (!vol->values().note().empty()) help_marker(vol->values().note());
+  }
   for (const auto& [name, series] : session_.history) {
     if (series.values.empty()) continue;
     const auto [lo, hi] = std::minmax_element(series.values.begin(), series.values.end());
@@ -650,16 +659,13 @@ void GuiApp::output_section() {
   ImGui::SameLine();
   if (ImGui::Button("save##shot")) screenshot_requested_ = true;
   help_marker("The whole window as a PNG (key p).");
-  ImGui::InputText("frames dir", &record_dir_);
+  ImGui::InputText("record to", &record_dir_);
   ImGui::SameLine();
-  if (ImGui::Button(recording_ ? "stop##rec" : "record##rec")) {
-    recording_ = !recording_;
-    recorded_ = 0;
-    status_ = recording_ ? "recording to " + record_dir_ : "recording stopped";
-  }
+  if (ImGui::Button(recorder_.recording() ? "stop##rec" : "record##rec"))
+    status_ = recorder_.recording() ? recorder_.stop() : recorder_.start(record_dir_);
   help_marker(
-      "One PNG of the window for every frame in which the run stepped: frame_000000.png, ... "
-      "(ffmpeg -i frame_%06d.png makes a film).");
+      "The window for every frame in which the run stepped: into a film where the name ends "
+      "in .mp4, .mkv, .mov or .avi, else into that folder as frame_000000.png, ...");
   ImGui::InputText("view file", &view_path_);
   if (ImGui::Button("save view")) {
     try {

@@ -5,13 +5,14 @@
 #include <vector>
 
 #include "app/gui/CatalystControl.hpp"
+#include "app/gui/Recorder.hpp"
 #include "app/gui/Session.hpp"
 #include "render/ViewSettings.hpp"
 
 struct GLFWwindow;
 
 namespace fluxview::render {
-class SliceRenderer;
+class ViewRenderer;
 }
 
 namespace fluxview::app {
@@ -27,6 +28,8 @@ class GuiApp {
   // Runs until the window closes, or for `frames` frames when > 0; saves the last
   // frame to `screenshot` when given. Returns the exit code.
   int run(std::int64_t frames, const std::string& screenshot);
+  // Shows this view (a saved view file, --view-file).
+  void set_view(const render::ViewSettings& v) { view_ = v; }
 
  private:
   void panel();
@@ -50,16 +53,15 @@ class GuiApp {
   std::string catalyst_script_ = "assets/catalyst/slice_png.py";
   std::string catalyst_message_;
   render::ViewSettings view_;
-  std::unique_ptr<render::SliceRenderer> renderer_;
+  std::unique_ptr<render::ViewRenderer> renderer_;
   float ui_scale_ = 1.0f;
   float panel_width_ = 420.0f;
   // Output paths typed into the panel.
   std::string screenshot_path_ = "fluxview-screenshot.png";
-  std::string record_dir_ = "fluxview-frames";
+  std::string record_dir_ = "fluxview-frames";  // a folder of PNGs, or a film (.mp4, ...)
   std::string view_path_ = "fluxview-view.json";
   std::string snapshot_dir_ = "fluxview-snapshots";
-  bool recording_ = false;
-  std::int64_t recorded_ = 0;
+  Recorder recorder_;
   bool screenshot_requested_ = false;
   std::string status_;  // the last output action, shown under the output section
   // Frame timing.

@@ -3,11 +3,15 @@
 #include <string>
 
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "app/GuiEntry.hpp"
 #include "app/RunOptions.hpp"
 #include "app/gui/GuiApp.hpp"
+#include "sim/core/ConfigError.hpp"
 #include "sim/core/Scenario.hpp"
 
 namespace fluxview::app {
@@ -25,6 +29,21 @@ bool gui_available(std::string* why_not) {
   return true;
 }
 
+namespace {
+
+// A view saved by `save view`; ConfigError naming the file and what is wrong.
+render::ViewSettings read_view_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("--view-file " + path + ": cannot be read");
+  try {
+    return render::view_settings_from_json(nlohmann::json::parse(in));
+  } catch (const std::exception& e) {
+    throw ConfigError("--view-file " + path + ": " + e.what());
+  }
+}
+
+}  // namespace
+
 int gui_command(const GuiOptions& o) {
   std::string why;
   if (!gui_available(&why)) {
@@ -35,7 +54,10 @@ int gui_command(const GuiOptions& o) {
   const Scenario sc = load_scenario(o.scenario, o.overrides);
   const BackendKind backend = choose_backend(o.backend, false);
   const Precision precision = choose_precision(o.precision);
+  const std::optional<render::ViewSettings> view =
+      o.view_file.empty() ? std::nullopt : std::optional(read_view_file(o.view_file));
   GuiApp app(sc, backend, precision);
+  if (view) app.set_view(*view);
   return app.run(o.exit_after_frames, o.screenshot);
 }
 

@@ -8,7 +8,7 @@
 #include <ratio>
 #include <utility>
 
-#include "insitu/snapshot/AtomicFile.hpp"
+#include "fileio/Folders.hpp"
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/Health.hpp"
 #include "sim/core/SolverFamily.hpp"

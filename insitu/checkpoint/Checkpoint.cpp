@@ -1,6 +1,8 @@
 #include "insitu/checkpoint/Checkpoint.hpp"
 
 #include <hdf5.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <cstdio>
@@ -15,13 +17,19 @@
 #include <variant>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <vector>
 
+#include "fileio/AtomicFile.hpp"
+#include "fileio/FileError.hpp"
+#include "insitu/EveryRank.hpp"
 #include "insitu/snapshot/RunRecord.hpp"
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/Parallel.hpp"
@@ -55,26 +63,132 @@ void check(herr_t e, const std::string& what) {
   if (e < 0) throw std::runtime_error("HDF5: " + what + " failed");
 }
 
-void write_string_attr(hid_t obj, const char* name, const std::string& value) {
-  H5Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
-  check(H5Tset_size(type, value.empty() ? 1 : value.size()), "string type");
-  H5Handle space(H5Screate(H5S_SCALAR), H5Sclose);
-  H5Handle attr(H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-  check(H5Awrite(attr, type, value.empty() ? "" : value.data()), std::string("attribute ") + name);
+// The operating system's error behind the HDF5 failure just reported: HDF5's file drivers
+// put "errno = N" into the description on its error stack. 0 when there is none.
+int os_error_of_hdf5_failure() {
+  int found = 0;
+  H5Ewalk2(
+      H5E_DEFAULT, H5E_WALK_DOWNWARD,
+      [](unsigned, const H5E_error2_t* e, void* data) -> herr_t {
+        const char* at = e && e->desc ? std::strstr(e->desc, "errno = ") : nullptr;
+        if (!at) return 0;
+        const int v = std::atoi(at + 8);
+        if (v <= 0) return 0;
+        *static_cast<int*>(data) = v;
+        return 1;
+      },
+      &found);
+  return found;
+}
+
+// After a failed write HDF5 1.10 may be unable to close its file: a failed flush leaves
+// its metadata cache in a state in which every later flush, and so every close, fails
+// ("slist already enabled?"); the file stays open, and HDF5's exit handler, closing it,
+// crashes (a segmentation fault after "HDF5: flush failed"). So on a failure the file's
+// descriptor is pointed at an anonymous file in memory (what HDF5 still writes lands there,
+// and the temporary on disk, no longer held, is removed by the caller), and HDF5 runs
+// without its exit handler: a file it cannot close is left to the process's end. fluxview
+// closes every file it opens itself, so the handler has nothing else to do.
+void start_hdf5() {
+  static const bool started = [] {
+    H5dont_atexit();
+    return H5open() >= 0;
+  }();
+  (void)started;
+}
+
+// The descriptor under an HDF5 file, and which file it is (device and inode), taken while
+// the file is sound: after a failed close HDF5 may have let it go.
+struct DiskFile {
+  int fd = -1;
+  dev_t dev = 0;
+  ino_t ino = 0;
+};
+
+DiskFile disk_file_of(hid_t file) {
+  DiskFile d;
+  void* handle = nullptr;
+  struct stat st {};
+  if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) < 0 || !handle) return d;
+  const int fd = *static_cast<int*>(handle);
+  if (::fstat(fd, &st) != 0) return d;
+  d.fd = fd;
+  d.dev = st.st_dev;
+  d.ino = st.st_ino;
+  return d;
+}
+
+void divert_to_memory(const DiskFile& d) {
+  struct stat st {};
+  if (d.fd < 0 || ::fstat(d.fd, &st) != 0 || st.st_dev != d.dev || st.st_ino != d.ino) return;
+  const int sink = ::memfd_create("fluxview-abandoned-checkpoint", MFD_CLOEXEC);
+  if (sink < 0) return;
+  ::dup2(sink, d.fd);
+  ::close(sink);
+}
+
+// Runs the HDF5 calls that write one checkpoint file: a negative result (an id or an
+// herr_t) throws a FileError naming the checkpoint (`name`, not the temporary written)
+// and the operating system's error, with the HDF5 step after it.
+class PieceWriter {
+ public:
+  explicit PieceWriter(std::filesystem::path name) : name_(std::move(name)) {}
+  // The file being written, diverted on a failure (divert_to_memory).
+  void set_file(hid_t file) { disk_ = disk_file_of(file); }
+  template <class Call>
+  auto operator()(const std::string& what, Call call) const {
+    errno = 0;
+    const auto r = call();
+    if (r < 0) fail(what);
+    return r;
+  }
+  [[noreturn]] void fail(const std::string& what) const {
+    const int saved = errno;
+    int e = os_error_of_hdf5_failure();
+    if (e == 0) e = saved != 0 ? saved : EIO;
+    divert_to_memory(disk_);
+    throw FileError(name_, e,
+                    "writing checkpoint '" + name_.string() + "' failed: " + os_error_text(e) +
+                        " (HDF5: " + what + ")");
+  }
+
+ private:
+  std::filesystem::path name_;
+  DiskFile disk_;
+};
+
+void write_string_attr(const PieceWriter& w, hid_t obj, const char* name,
+                       const std::string& value) {
+  const std::string what = std::string("attribute ") + name;
+  H5Handle type(w(what, [&] { return H5Tcopy(H5T_C_S1); }), H5Tclose);
+  w(what, [&] { return H5Tset_size(type, value.empty() ? 1 : value.size()); });
+  H5Handle space(w(what, [&] { return H5Screate(H5S_SCALAR); }), H5Sclose);
+  H5Handle attr(
+      w(what, [&] { return H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT); }),
+      H5Aclose);
+  w(what, [&] { return H5Awrite(attr, type, value.empty() ? "" : value.data()); });
 }
 
 template <class V>
-void write_scalar_attr(hid_t obj, const char* name, hid_t type, V value) {
-  H5Handle space(H5Screate(H5S_SCALAR), H5Sclose);
-  H5Handle attr(H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-  check(H5Awrite(attr, type, &value), std::string("attribute ") + name);
+void write_scalar_attr(const PieceWriter& w, hid_t obj, const char* name, hid_t type, V value) {
+  const std::string what = std::string("attribute ") + name;
+  H5Handle space(w(what, [&] { return H5Screate(H5S_SCALAR); }), H5Sclose);
+  H5Handle attr(
+      w(what, [&] { return H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT); }),
+      H5Aclose);
+  w(what, [&] { return H5Awrite(attr, type, &value); });
 }
 
-void write_int3_attr(hid_t obj, const char* name, const std::array<int, 3>& v) {
+void write_int3_attr(const PieceWriter& w, hid_t obj, const char* name,
+                     const std::array<int, 3>& v) {
+  const std::string what = std::string("attribute ") + name;
   const hsize_t dims[1] = {3};
-  H5Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose);
-  H5Handle attr(H5Acreate2(obj, name, H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-  check(H5Awrite(attr, H5T_NATIVE_INT, v.data()), std::string("attribute ") + name);
+  H5Handle space(w(what, [&] { return H5Screate_simple(1, dims, nullptr); }), H5Sclose);
+  H5Handle attr(
+      w(what,
+        [&] { return H5Acreate2(obj, name, H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT); }),
+      H5Aclose);
+  w(what, [&] { return H5Awrite(attr, H5T_NATIVE_INT, v.data()); });
 }
 
 std::string read_string_attr(hid_t obj, const char* name) {
@@ -339,29 +453,9 @@ bool overlap(const CheckpointPiece& p, const std::array<int, 3>& off, const std:
   return true;
 }
 
-// Runs `f` on every rank; if it throws on any, every rank throws the error of the lowest
-// failing rank (a ConfigError stays one), so none is left waiting in a later collective.
-template <class F>
-auto on_every_rank(F&& f) -> decltype(f()) {
-  std::optional<decltype(f())> result;
-  std::string error;
-  try {
-    result.emplace(f());
-  } catch (const ConfigError& e) {
-    error = std::string("C") + e.what();
-  } catch (const std::exception& e) {
-    error = std::string("R") + e.what();
-  }
-  const std::string first = parallel::first_error(error);
-  if (!first.empty()) {
-    if (first[0] == 'C') throw ConfigError(first.substr(1));
-    throw std::runtime_error(first.substr(1));
-  }
-  return std::move(*result);
-}
-
 Checkpoint open_checkpoint_here(const std::filesystem::path& logical) {
   const std::string where = "--restart " + logical.string() + ": ";
+  start_hdf5();
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   std::vector<PieceFile> files;
   try {
@@ -405,6 +499,128 @@ Checkpoint open_checkpoint_here(const std::filesystem::path& logical) {
   return c;
 }
 
+// Writes the HDF5 file of one piece at `file`; `name` is the checkpoint the user knows.
+void write_piece_file(const std::filesystem::path& file, const std::filesystem::path& name,
+                      const Checkpoint& c, const CheckpointPiece& piece) {
+  PieceWriter w(name);
+  H5Handle h5(w("creating the file",
+                [&] { return H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT); }),
+              H5Fclose);
+  w.set_file(h5);
+  {
+    write_string_attr(w, h5, "format", kFormat);
+    write_scalar_attr(w, h5, "version", H5T_NATIVE_INT, kVersion);
+    write_string_attr(w, h5, "solver", c.solver);
+    write_string_attr(w, h5, "scenario", c.scenario);
+    write_string_attr(w, h5, "description", c.description);
+    write_string_attr(w, h5, "parameters", c.parameters_json);
+    write_string_attr(w, h5, "backend", c.backend);
+    write_string_attr(w, h5, "precision", c.precision);
+    write_string_attr(w, h5, "extra_state", c.state.extra);
+    write_scalar_attr(w, h5, "time", H5T_NATIVE_DOUBLE, c.state.time);
+    write_scalar_attr(w, h5, "step", H5T_NATIVE_INT64, c.state.step);
+    write_scalar_attr(w, h5, "crc32", H5T_NATIVE_UINT32, piece.crc);
+    write_scalar_attr(w, h5, "ranks", H5T_NATIVE_INT, piece.ranks);
+    write_scalar_attr(w, h5, "rank", H5T_NATIVE_INT, piece.rank);
+    write_int3_attr(w, h5, "global_n", c.global_n);
+    write_int3_attr(w, h5, "box_offset", piece.offset);
+    H5Handle group(
+        w("group state",
+          [&] { return H5Gcreate2(h5, "state", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT); }),
+        H5Gclose);
+    // HDF5 lists a group's members by name; the solver's order is kept here.
+    std::string order;
+    for (const auto& arr : c.state.arrays) order += (order.empty() ? "" : ",") + arr.name;
+    write_string_attr(w, group, "order", order);
+    for (const auto& a : c.state.arrays) {
+      const std::string what = "writing array " + a.name;
+      const hsize_t dims[3] = {hsize_t(a.values.n[2]), hsize_t(a.values.n[1]),
+                               hsize_t(a.values.n[0])};
+      H5Handle space(w(what, [&] { return H5Screate_simple(3, dims, nullptr); }), H5Sclose);
+      H5Handle plist(w(what, [&] { return H5Pcreate(H5P_DATASET_CREATE); }), H5Pclose);
+      const hsize_t chunk[3] = {1, dims[1], dims[2]};  // one plane a chunk
+      w(what, [&] { return H5Pset_chunk(plist, 3, chunk); });
+      w(what, [&] { return H5Pset_fletcher32(plist); });
+      const hid_t type =
+          a.values.precision == Precision::f64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
+      H5Handle ds(w(what,
+                    [&] {
+                      return H5Dcreate2(group, a.name.c_str(), type, space, H5P_DEFAULT, plist,
+                                        H5P_DEFAULT);
+                    }),
+                  H5Dclose);
+      w(what,
+        [&] { return H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, a.values.bytes.data()); });
+      // Closed here, checked: HDF5 may write the last chunks only when a dataset closes.
+      const hid_t id = ds.id;
+      ds.id = -1;
+      w(what, [&] { return H5Dclose(id); });
+    }
+  }
+  w("flushing the file", [&] { return H5Fflush(h5, H5F_SCOPE_GLOBAL); });
+  // Closing writes what HDF5 still holds (metadata); its failure is a failed checkpoint.
+  // A close that failed is not tried again: HDF5 has half let go of the file by then.
+  const hid_t id = h5.id;
+  h5.id = -1;
+  w("closing the file", [&] { return H5Fclose(id); });
+}
+
+// Reads every array of piece `p` whole (so its Fletcher-32 sums are checked), adds it to
+// the piece's CRC and hands it to `use`; the CRC must then match the stored one. Throws
+// std::runtime_error saying what is wrong.
+void read_piece_arrays(const Checkpoint& c, const CheckpointPiece& p,
+                       const std::function<void(const std::string& name,
+                                                const std::vector<unsigned char>& values)>& use) {
+  const Precision prec = c.precision == "float" ? Precision::f32 : Precision::f64;
+  const hid_t type = prec == Precision::f64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
+  const std::size_t eb = bytes_of(prec);
+  H5Handle file(H5Fopen(p.file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (file.id < 0) throw std::runtime_error("cannot open as HDF5 (truncated?)");
+  H5Handle group(H5Gopen2(file, "state", H5P_DEFAULT), H5Gclose);
+  if (group.id < 0) throw std::runtime_error("the state group is missing");
+  Crc32 crc = header_crc(c, p);
+  std::vector<unsigned char> buf;
+  for (const std::string& name : c.array_names) {
+    if (H5Lexists(group, name.c_str(), H5P_DEFAULT) <= 0)
+      throw std::runtime_error("array " + name + " is missing");
+    H5Handle ds(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose);
+    H5Handle space(H5Dget_space(ds), H5Sclose);
+    if (H5Sget_simple_extent_npoints(space) != hssize_t(p.n[0]) * p.n[1] * p.n[2])
+      throw std::runtime_error("array " + name + " changed size since it was opened");
+    buf.resize(std::size_t(p.n[0]) * p.n[1] * p.n[2] * eb);
+    // A chunk whose Fletcher-32 sum does not match fails this read.
+    if (H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()) < 0)
+      throw std::runtime_error("array " + name + " is corrupt (checksum or read failure)");
+    crc.add(name.data(), name.size());
+    crc.add(buf.data(), buf.size());
+    if (use) use(name, buf);
+  }
+  if (crc.value() != p.crc)
+    throw std::runtime_error("content checksum mismatch: the file is corrupt");
+}
+
+// Reads a just-written piece back before it replaces anything: the header as written, every
+// array's Fletcher-32 sums and the CRC over all of it.
+void verify_piece_file(const std::filesystem::path& file, const std::filesystem::path& name,
+                       const Checkpoint& c, const CheckpointPiece& written) {
+  try {
+    Checkpoint back;
+    const PieceFile f{file, written.rank, written.ranks == 1 ? 0 : written.ranks};
+    CheckpointPiece p = read_piece_header(f, back);
+    if (const std::string d = header_difference(c, back); !d.empty())
+      throw std::runtime_error("its " + d + " is not what was written");
+    if (p.crc != written.crc || p.offset != written.offset || p.n != written.n)
+      throw std::runtime_error("its box or checksum is not what was written");
+    read_piece_arrays(back, p, {});
+  } catch (const FileError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw FileError(name, EIO,
+                    "writing checkpoint '" + name.string() +
+                        "' failed: the file did not read back as written (" + e.what() + ")");
+  }
+}
+
 }  // namespace
 
 std::filesystem::path checkpoint_piece_path(const std::filesystem::path& path) {
@@ -438,64 +654,23 @@ void write_checkpoint(const std::filesystem::path& path, const Scenario& scenari
       throw std::logic_error("checkpoint: state array " + a.name + " is not of the box's size");
     crc.add(a.name.data(), a.name.size());
     crc.add(a.values.bytes.data(), a.values.bytes.size());
+    c.array_names.push_back(a.name);
   }
+  piece.crc = crc.value();
 
+  start_hdf5();
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  // Under MPI every rank writes its own piece (its box of the grid, same format).
+  // Under MPI every rank writes its own piece (its box of the grid, same format): to a
+  // temporary, synced, read back and checked; only when every rank's piece is, does any
+  // replace an older file, so a failure on one rank leaves no partial set.
   const std::filesystem::path target = checkpoint_piece_path(path);
-  const std::filesystem::path tmp = target.string() + ".tmp-" + std::to_string(::getpid());
-  try {
-    H5Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
-    if (file.id < 0) throw std::runtime_error("cannot create checkpoint '" + tmp.string() + "'");
-    write_string_attr(file, "format", kFormat);
-    write_scalar_attr(file, "version", H5T_NATIVE_INT, kVersion);
-    write_string_attr(file, "solver", c.solver);
-    write_string_attr(file, "scenario", c.scenario);
-    write_string_attr(file, "description", c.description);
-    write_string_attr(file, "parameters", c.parameters_json);
-    write_string_attr(file, "backend", c.backend);
-    write_string_attr(file, "precision", c.precision);
-    write_string_attr(file, "extra_state", c.state.extra);
-    write_scalar_attr(file, "time", H5T_NATIVE_DOUBLE, c.state.time);
-    write_scalar_attr(file, "step", H5T_NATIVE_INT64, c.state.step);
-    write_scalar_attr(file, "crc32", H5T_NATIVE_UINT32, crc.value());
-    write_scalar_attr(file, "ranks", H5T_NATIVE_INT, piece.ranks);
-    write_scalar_attr(file, "rank", H5T_NATIVE_INT, piece.rank);
-    write_int3_attr(file, "global_n", c.global_n);
-    write_int3_attr(file, "box_offset", piece.offset);
-    H5Handle group(H5Gcreate2(file, "state", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-    // HDF5 lists a group's members by name; the solver's order is kept here.
-    std::string order;
-    for (const auto& arr : c.state.arrays) order += (order.empty() ? "" : ",") + arr.name;
-    write_string_attr(group, "order", order);
-    for (const auto& a : c.state.arrays) {
-      const hsize_t dims[3] = {hsize_t(a.values.n[2]), hsize_t(a.values.n[1]),
-                               hsize_t(a.values.n[0])};
-      H5Handle space(H5Screate_simple(3, dims, nullptr), H5Sclose);
-      H5Handle plist(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
-      const hsize_t chunk[3] = {1, dims[1], dims[2]};  // one plane a chunk
-      check(H5Pset_chunk(plist, 3, chunk), "chunking");
-      check(H5Pset_fletcher32(plist), "Fletcher-32 filter");
-      const hid_t type =
-          a.values.precision == Precision::f64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
-      H5Handle ds(H5Dcreate2(group, a.name.c_str(), type, space, H5P_DEFAULT, plist, H5P_DEFAULT),
-                  H5Dclose);
-      check(H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, a.values.bytes.data()),
-            "writing " + a.name);
-    }
-    check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
-  } catch (...) {
-    std::error_code ec;
-    std::filesystem::remove(tmp, ec);
-    throw;
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, target, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw std::runtime_error("cannot move checkpoint into place at '" + target.string() +
-                             "': " + ec.message());
-  }
+  StagedFile staged(target);
+  on_every_rank([&] {
+    staged.write(
+        [&](const std::filesystem::path& tmp) { write_piece_file(tmp, target, c, piece); },
+        [&](const std::filesystem::path& tmp) { verify_piece_file(tmp, target, c, piece); });
+  });
+  on_every_rank([&] { staged.commit(); });
 }
 
 Checkpoint open_checkpoint(const std::filesystem::path& path) {
@@ -510,9 +685,9 @@ SolverState read_checkpoint_box(const Checkpoint& c, std::array<int, 3> offset,
     if (offset[a] < 0 || n[a] < 1 || offset[a] + n[a] > c.global_n[a])
       throw ConfigError(where + "the box of " + dims_text(n) + " cells is outside its grid of " +
                         dims_text(c.global_n));
+  start_hdf5();
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   const Precision prec = c.precision == "float" ? Precision::f32 : Precision::f64;
-  const hid_t type = prec == Precision::f64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
   const std::size_t eb = bytes_of(prec);
   SolverState st;
   st.time = c.state.time;
@@ -529,36 +704,18 @@ SolverState read_checkpoint_box(const Checkpoint& c, std::array<int, 3> offset,
   // Each overlapping piece is read whole, one array at a time (so its checksums can be
   // verified), and the overlap copied row by row; the pieces tile the grid
   // (open_checkpoint checked), so every cell of the box is written exactly once.
-  std::vector<unsigned char> buf;
   for (const CheckpointPiece& p : c.pieces) {
     if (!overlap(p, offset, n)) continue;
-    const std::string at = "--restart " + p.file.string() + ": ";
+    std::array<int, 3> lo{}, hi{};
+    for (int a = 0; a < 3; ++a) {
+      lo[a] = std::max(offset[a], p.offset[a]);
+      hi[a] = std::min(offset[a] + n[a], p.offset[a] + p.n[a]);
+    }
+    const std::size_t row = std::size_t(hi[0] - lo[0]) * eb;
+    std::size_t index = 0;
     try {
-      H5Handle file(H5Fopen(p.file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-      if (file.id < 0) throw std::runtime_error("cannot open as HDF5 (truncated?)");
-      H5Handle group(H5Gopen2(file, "state", H5P_DEFAULT), H5Gclose);
-      if (group.id < 0) throw std::runtime_error("the state group is missing");
-      Crc32 crc = header_crc(c, p);
-      std::array<int, 3> lo{}, hi{};
-      for (int a = 0; a < 3; ++a) {
-        lo[a] = std::max(offset[a], p.offset[a]);
-        hi[a] = std::min(offset[a] + n[a], p.offset[a] + p.n[a]);
-      }
-      const std::size_t row = std::size_t(hi[0] - lo[0]) * eb;
-      for (StateArray& a : st.arrays) {
-        const char* name = a.name.c_str();
-        if (H5Lexists(group, name, H5P_DEFAULT) <= 0)
-          throw std::runtime_error("array " + a.name + " is missing");
-        H5Handle ds(H5Dopen2(group, name, H5P_DEFAULT), H5Dclose);
-        H5Handle space(H5Dget_space(ds), H5Sclose);
-        if (H5Sget_simple_extent_npoints(space) != hssize_t(p.n[0]) * p.n[1] * p.n[2])
-          throw std::runtime_error("array " + a.name + " changed size since it was opened");
-        buf.resize(std::size_t(p.n[0]) * p.n[1] * p.n[2] * eb);
-        // A chunk whose Fletcher-32 sum does not match fails this read.
-        if (H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()) < 0)
-          throw std::runtime_error("array " + a.name + " is corrupt (checksum or read failure)");
-        crc.add(a.name.data(), a.name.size());
-        crc.add(buf.data(), buf.size());
+      read_piece_arrays(c, p, [&](const std::string&, const std::vector<unsigned char>& buf) {
+        StateArray& a = st.arrays[index++];
         for (int k = lo[2]; k < hi[2]; ++k)
           for (int j = lo[1]; j < hi[1]; ++j) {
             const std::size_t from =
@@ -570,13 +727,9 @@ SolverState read_checkpoint_box(const Checkpoint& c, std::array<int, 3> offset,
                                    eb;
             std::memcpy(a.values.bytes.data() + to, buf.data() + from, row);
           }
-      }
-      if (crc.value() != p.crc)
-        throw std::runtime_error("content checksum mismatch: the file is corrupt");
-    } catch (const ConfigError&) {
-      throw;
+      });
     } catch (const std::runtime_error& e) {
-      throw ConfigError(at + e.what());
+      throw ConfigError("--restart " + p.file.string() + ": " + e.what());
     }
   }
   return st;

@@ -47,7 +47,11 @@ struct Checkpoint {
 // Under MPI each rank writes its own piece, PATH with ".rankRRRRofSSSS" before the
 // extension; a serial run writes PATH itself.
 std::filesystem::path checkpoint_piece_path(const std::filesystem::path& path);
-// Writes atomically (temporary file, then rename). Throws std::runtime_error.
+// Writes atomically: a temporary file, every HDF5 call checked, synced, read back whole
+// and checked against what was meant, then renamed into place; a failure leaves the target
+// as it was and throws a FileError naming PATH and the operating system's error.
+// Collective under MPI (every rank writes its piece; none replaces an older file unless
+// all were written, and every rank throws the first failure).
 void write_checkpoint(const std::filesystem::path& path, const Scenario& scenario,
                       const Solver& solver);
 

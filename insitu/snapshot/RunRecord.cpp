@@ -4,7 +4,10 @@
 
 #include "insitu/snapshot/RunRecord.hpp"
 
-#include "insitu/snapshot/AtomicFile.hpp"
+#include <ctime>
+
+#include "fileio/AtomicFile.hpp"
+#include "fileio/FolderLock.hpp"
 
 namespace fluxview {
 
@@ -18,7 +21,8 @@ nlohmann::json params_json(const ParamSet& p) {
 nlohmann::json make_run_json(const Scenario& scenario, const Solver& solver, const RunSummary& s,
                              const std::vector<SnapshotRecord>& snapshots) {
   nlohmann::json j;
-  j["fluxview_run_format"] = 1;
+  // Format 2: status "running" until the end, the process and its heartbeat, the lock.
+  j["fluxview_run_format"] = 2;
   j["solver"] = scenario.solver;
   j["scenario"] = scenario.name;
   j["description"] = scenario.description;
@@ -57,6 +61,15 @@ nlohmann::json make_run_json(const Scenario& scenario, const Solver& solver, con
   j["diagnostics"] = diag;
   j["status"] = s.status;
   j["message"] = s.message;
+  j["process"] = {{"pid", s.pid},
+                  {"host", s.host},
+                  {"started", s.started},
+                  {"heartbeat", utc_now()},
+                  {"heartbeat_unix", std::int64_t(std::time(nullptr))},
+                  {"lock", FolderLock::kFileName}};
+  j["last_snapshot"] = snapshots.empty() ? "" : snapshots.back().file;
+  j["last_checkpoint"] = s.last_checkpoint;
+  j["restarted_from"] = s.restarted_from;
   for (const auto& [k, v] : s.extra) j[k] = v;
   return j;
 }

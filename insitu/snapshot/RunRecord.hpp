@@ -15,12 +15,24 @@
 namespace fluxview {
 
 // What run.json says of a run: solver, scenario, every resolved parameter, grid,
-// backend, device, precision, per-snapshot times, step counts, throughput, and how
-// the run ended.
+// backend, device, precision, per-snapshot times, step counts, throughput, the process
+// that runs it, where it was restarted from, and how it ended (docs/reliability.md).
 struct RunSummary {
-  std::string device;              // "cpu (N threads)" or the CUDA device's name
-  std::string status = "running";  // running | completed | steady | interrupted | unstable | failed
-  std::string message;             // the finish reason or the error
+  std::string device;  // "cpu (N threads)" or the CUDA device's name
+  // running while the run goes; completed | steady | interrupted | unstable | failed only
+  // once it has ended. A run.json left at running by a process that died is told apart by
+  // the folder's lock (fileio/FolderLock.hpp), which no process holds any more.
+  std::string status = "running";
+  std::string message;  // the finish reason or the error
+  // The process writing the run (pid on host), when it started (UTC); each write of
+  // run.json adds the time of writing as the heartbeat.
+  long pid = 0;
+  std::string host;
+  std::string started;
+  // The newest checkpoint written and read back whole ("" if none).
+  std::string last_checkpoint;
+  // Where a restarted run came from: {checkpoint, step, time, backend}; null otherwise.
+  nlohmann::json restarted_from;
   double wall_seconds = 0;
   std::int64_t steps_run = 0;
   std::vector<Diagnostic> diagnostics;  // at the last snapshot (all ranks reduced)

@@ -3,18 +3,39 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <fstream>
 #include <iomanip>
 #include <memory>
 #include <ostream>
+#include <regex>
 #include <utility>
 
-#include "insitu/snapshot/AtomicFile.hpp"
+#include "fileio/AtomicFile.hpp"
+#include "fileio/Folders.hpp"
+#include "insitu/EveryRank.hpp"
 #include "insitu/snapshot/VtiWriter.hpp"
 #include "sim/core/Parallel.hpp"
 
 namespace fluxview {
 
-SnapshotSeries::SnapshotSeries(std::filesystem::path dir) : dir_(std::move(dir)) {}
+SnapshotSeries::SnapshotSeries(std::filesystem::path dir, std::vector<SnapshotRecord> earlier)
+    : dir_(std::move(dir)), records_(std::move(earlier)) {}
+
+std::vector<SnapshotRecord> SnapshotSeries::read_series(const std::filesystem::path& dir) {
+  std::ifstream in(dir / "series.pvd");
+  std::vector<SnapshotRecord> out;
+  const std::regex entry(R"re(<DataSet timestep="([^"]*)"[^>]*file="(snapshot_(\d+)\.p?vti)")re");
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (!std::regex_search(line, m, entry)) continue;
+    try {
+      out.push_back({std::stoll(m[3].str()), std::stod(m[1].str()), m[2].str()});
+    } catch (const std::exception&) {
+      // A number out of range: not a series this fluxview wrote; the entry is dropped.
+    }
+  }
+  return out;
+}
 
 void SnapshotSeries::write(const Solver& solver) {
   // Pieces of point data must share their boundary points for VTK to join them, so
@@ -37,22 +58,27 @@ void SnapshotSeries::write(const Solver& solver) {
     write_vti(dir_ / name, solver.grid(), solver.time(), arrays);
   } else {
     // Under MPI each rank writes its piece; the root writes the .pvti that joins them.
+    // A failure on any rank stops every rank here, before the next collective.
     char piece[64];
     std::snprintf(piece, sizeof piece, "piece_%04d.vti", parallel::rank());
-    std::filesystem::create_directories(dir_ / stem);
-    write_vti(dir_ / stem / piece, solver.grid(), solver.time(), arrays);
+    on_every_rank([&] {
+      create_folder(dir_ / stem);
+      write_vti(dir_ / stem / piece, solver.grid(), solver.time(), arrays);
+    });
     const auto& o = solver.grid().offset;
     const auto& n = arrays.front().values.n;
     const std::vector<int> boxes = parallel::allgather({o[0], o[1], o[2], n[0], n[1], n[2]});
-    parallel::barrier();
     name = std::string(stem) + ".pvti";
-    if (parallel::is_root()) write_pvti(dir_ / name, stem, solver, arrays, boxes);
+    on_every_rank([&] {
+      if (parallel::is_root()) write_pvti(dir_ / name, stem, solver, arrays, boxes);
+    });
   }
   for (const auto& a : arrays) bytes_ += a.values.bytes.size();
-  // A repeated step (a final snapshot that coincides with a periodic one) replaces it.
-  if (!records_.empty() && records_.back().step == solver.step()) records_.pop_back();
+  // A snapshot replaces those of its step and after it that the series lists (a final
+  // snapshot that coincides with a periodic one; a restart's first snapshot).
+  while (!records_.empty() && records_.back().step >= solver.step()) records_.pop_back();
   records_.push_back({solver.step(), solver.time(), name});
-  write_pvd();
+  on_every_rank([&] { write_pvd(); });
 }
 
 void SnapshotSeries::write_pvti(const std::filesystem::path& path, const std::string& stem,

@@ -21,12 +21,20 @@ struct SnapshotRecord {
 // every rank writes snapshot_NNNNNN/piece_RRRR.vti and the root snapshot_NNNNNN.pvti.
 class SnapshotSeries {
  public:
-  explicit SnapshotSeries(std::filesystem::path dir);
+  // `earlier`: snapshots of the run this one continues (a restart into its folder), listed
+  // in series.pvd before the new ones.
+  explicit SnapshotSeries(std::filesystem::path dir, std::vector<SnapshotRecord> earlier = {});
   // Writes every field of the solver; from a CUDA solver only the interiors are copied.
+  // Throws FileError naming the file when a write fails; under MPI every rank throws it
+  // (collective), whichever rank's write failed.
   void write(const Solver& solver);
   const std::vector<SnapshotRecord>& records() const { return records_; }
   const std::filesystem::path& dir() const { return dir_; }
   std::uint64_t bytes_written() const { return bytes_; }
+
+  // The snapshots DIR/series.pvd lists, with the step each file's name gives; nothing
+  // when there is no readable series.pvd.
+  static std::vector<SnapshotRecord> read_series(const std::filesystem::path& dir);
 
  private:
   void write_pvd() const;

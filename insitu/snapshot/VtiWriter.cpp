@@ -5,7 +5,7 @@
 #include <memory>
 #include <sstream>
 
-#include "insitu/snapshot/AtomicFile.hpp"
+#include "fileio/AtomicFile.hpp"
 
 namespace fluxview {
 

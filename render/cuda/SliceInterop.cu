@@ -424,6 +424,10 @@ void destroy_shared_memory(void* handle) {
   if (handle) free_allocation(static_cast<SharedAllocation*>(handle));
 }
 
+void* shared_memory_pointer(void* handle) {
+  return reinterpret_cast<void*>(static_cast<SharedAllocation*>(handle)->ptr);
+}
+
 bool cuda_device_uuid(unsigned char uuid[16], std::string* why) {
   int device = 0;
   cudaDeviceProp prop{};

@@ -1,7 +1,7 @@
+#include "sim/core/CommonConfig.hpp"
 #include <cstdint>
 #include <variant>
 #include <vector>
-
 #include "sim/core/SolverFamily.hpp"
 
 namespace fluxview {
@@ -23,7 +23,37 @@ std::vector<ParamSpec> common_params(int default_n, double default_length) {
       int_param("run.check_every", 100, "steps", 0, std::int64_t(1) << 40,
                 "check the state for NaN, Inf and negative density or pressure every this many "
                 "steps (0: never)"),
+      choice_param("run.ghosts", "auto", {"auto", "host", "ipc", "mpi"},
+                   "MPI on the CUDA backend: how ghost layers travel between ranks; auto: "
+                   "CUDA-aware MPI if the library has it, else ipc if every neighbour is on this "
+                   "node, else host; host: page-locked host buffers; ipc: device to device "
+                   "(CUDA IPC, ranks of one node); mpi: device pointers to MPI (needs a "
+                   "CUDA-aware library)"),
+      choice_param("run.mpi_overlap", "auto", {"auto", "on", "off"},
+                   "MPI on the CUDA backend: update interior cells while the ghosts travel; "
+                   "auto: the family's measured default (heat on, fd off; fv never overlaps)"),
   };
+}
+
+GridConfig grid_config(const ParamSet& p) {
+  GridConfig g;
+  g.n = {int(p.get_int("grid.nx")), int(p.get_int("grid.ny")), int(p.get_int("grid.nz"))};
+  g.length = {p.get_real("grid.lx"), p.get_real("grid.ly"), p.get_real("grid.lz")};
+  return g;
+}
+
+ParallelConfig parallel_config(const ParamSet& p) {
+  ParallelConfig c;
+  const std::string& ghosts = p.get_string("run.ghosts");
+  c.ghosts = ghosts == "host"  ? GhostTransportChoice::host
+             : ghosts == "ipc" ? GhostTransportChoice::ipc
+             : ghosts == "mpi" ? GhostTransportChoice::mpi
+                               : GhostTransportChoice::automatic;
+  const std::string& overlap = p.get_string("run.mpi_overlap");
+  c.overlap = overlap == "on"    ? OverlapChoice::on
+              : overlap == "off" ? OverlapChoice::off
+                                 : OverlapChoice::automatic;
+  return c;
 }
 
 }  // namespace fluxview

@@ -17,6 +17,9 @@ std::string no_device_reason();
 std::string current_device_unusable_reason();
 // "NVIDIA H100 80GB HBM3 (sm_90, 79.1 GiB)".
 std::string device_description(int device = 0);
+// Streaming multiprocessors of the current device, asked once per process (after MPI has
+// bound the rank to its GPU): what kernels size their grids by. 0 without a device.
+int multiprocessor_count();
 // Free and total device memory in bytes.
 void memory_info(std::size_t& free_bytes, std::size_t& total_bytes);
 

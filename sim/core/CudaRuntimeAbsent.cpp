@@ -30,6 +30,9 @@ std::string current_device_unusable_reason() {
 std::string device_description(int) {
   absent();
 }
+int multiprocessor_count() {
+  return 0;
+}
 void memory_info(std::size_t&, std::size_t&) {
   absent();
 }

@@ -10,7 +10,8 @@
 namespace fluxview {
 
 // A read-only look at one scalar field: all that render and insitu ever see of a
-// solver's state (DESIGN.md). The pointer may be a device pointer: check `where`.
+// solver's state (docs/dev/architecture.md). The pointer may be a device pointer: check
+// `where`.
 struct FieldView {
   std::string name;  // as in snapshots: "T", "lnrho", "ux", "rho", "p", ...
   std::string unit;

@@ -4,11 +4,10 @@
 // while the ghosts travel), and disjoint slabs covering the rest (updated once they have
 // arrived). Every cell is in exactly one box, so the result does not depend on the cut.
 #include <array>
-#include <cstdlib>
-#include <cstring>
 #include <optional>
 #include <vector>
 
+#include "sim/core/CommonConfig.hpp"
 #include "sim/core/Parallel.hpp"
 
 namespace fluxview::parallel {
@@ -23,11 +22,10 @@ struct OverlapBoxes {
 };
 
 // Whether a family overlaps: its measured default (docs/performance.md), unless
-// FLUXVIEW_MPI_OVERLAP=0 or =1 says otherwise (to compare the two).
-inline bool overlap_wanted(bool family_default) {
-  const char* v = std::getenv("FLUXVIEW_MPI_OVERLAP");
-  if (!v || !*v) return family_default;
-  return std::strcmp(v, "0") != 0;
+// run.mpi_overlap = on or off says otherwise (to compare the two).
+inline bool overlap_wanted(bool family_default, OverlapChoice choice) {
+  if (choice == OverlapChoice::automatic) return family_default;
+  return choice == OverlapChoice::on;
 }
 
 // `lo` and `hi` bound the interior box along the axes split over ranks (box.dims > 1);

@@ -23,6 +23,12 @@ std::string fmt_number(double v) {
   return o.str();
 }
 
+// A bound of a range: integers (of integer keys) as format_integer writes them.
+std::string fmt_bound(double v, bool integer) {
+  if (integer && std::isfinite(v) && std::fabs(v) < 9.2e18) return format_integer(std::int64_t(v));
+  return fmt_number(v);
+}
+
 std::string with_unit(const ParamSpec& s) {
   return s.unit.empty() ? "" : " " + s.unit;
 }
@@ -55,15 +61,16 @@ std::string ParamSpec::allowed() const {
     }
     case ParamType::integer:
     case ParamType::real: {
-      std::string s = type == ParamType::integer ? "an integer" : "a number";
+      const bool integer = type == ParamType::integer;
+      std::string s = integer ? "an integer" : "a number";
       const bool lo = std::isfinite(min), hi = std::isfinite(max);
       if (lo && hi)
-        s += std::string(" in ") + (min_exclusive ? "(" : "[") + fmt_number(min) + ", " +
-             fmt_number(max) + "]";
+        s += std::string(" in ") + (min_exclusive ? "(" : "[") + fmt_bound(min, integer) + ", " +
+             fmt_bound(max, integer) + "]";
       else if (lo)
-        s += (min_exclusive ? " > " : " >= ") + fmt_number(min);
+        s += (min_exclusive ? " > " : " >= ") + fmt_bound(min, integer);
       else if (hi)
-        s += " <= " + fmt_number(max);
+        s += " <= " + fmt_bound(max, integer);
       return s + with_unit(*this);
     }
   }
@@ -126,6 +133,15 @@ ParamSpec text_param(std::string key, std::string def, std::string description) 
   return s;
 }
 
+std::string format_integer(std::int64_t v) {
+  if (v >= (std::int64_t(1) << 20) && (v & (v - 1)) == 0) {
+    int e = 0;
+    while ((std::int64_t(1) << e) != v) ++e;
+    return "2^" + std::to_string(e);
+  }
+  return std::to_string(v);
+}
+
 std::string format_value(const ParamValue& v) {
   if (auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
   if (auto* d = std::get_if<double>(&v)) return fmt_number(*d);
@@ -157,7 +173,7 @@ void ParamSet::unknown_key(const std::string& key, const std::string& origin) co
   }
   std::string msg = (origin.empty() ? "" : origin + ": ") + "unknown key '" + key + "'";
   if (!best.empty()) msg += " (did you mean '" + best + "'?)";
-  msg += "; `fluxview list --params SCENARIO` lists the keys";
+  msg += "; `fluxview list SCENARIO` lists the keys";
   throw ConfigError(msg);
 }
 

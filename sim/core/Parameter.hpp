@@ -15,7 +15,7 @@ using ParamValue = std::variant<std::int64_t, double, bool, std::string>;
 
 // What a parameter is: its dotted key, type, unit, allowed range (inclusive, or
 // exclusive at the lower end where `min_exclusive`), default and the one-line
-// description that the GUI's tooltips and `fluxview list --params` show.
+// description that the GUI's tooltips and `fluxview list SCENARIO` show.
 struct ParamSpec {
   std::string key;
   ParamType type = ParamType::real;
@@ -41,6 +41,8 @@ ParamSpec choice_param(std::string key, std::string def, std::vector<std::string
 ParamSpec text_param(std::string key, std::string def, std::string description);
 
 std::string format_value(const ParamValue& v);
+// An integer bound as people read it: "16384", and powers of two from 2^20 on as "2^40".
+std::string format_integer(std::int64_t v);
 
 // The resolved parameters of a run: every key of the solver's spec with a checked
 // value. Assignment parses and checks; getters never fail for a known key.

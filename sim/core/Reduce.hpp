@@ -5,8 +5,8 @@
 
 namespace fluxview {
 
-// Interior statistics of one field, computed where the field lives (an OpenMP loop on
-// the host, a reduction kernel on the device): only these numbers cross the bus.
+// Interior statistics of one field, computed where the field lives (reduce_cells of the
+// execution layer, sim/core/Exec.hpp): only these numbers cross the bus.
 struct FieldStats {
   double min = 0, max = 0, sum = 0, sum_sq = 0;
   std::int64_t count = 0;
@@ -20,12 +20,5 @@ double max_abs_difference(const FieldView& a, const FieldView& b);
 // value <= 0 where `must_be_positive`; -1 when there is none. Returns the interior
 // linear index i + nx (j + ny k).
 std::int64_t first_bad_cell(const FieldView& v, bool must_be_positive);
-
-namespace cuda {
-// Device implementations (sim/core/cuda/Reduce.cu); not for direct use.
-FieldStats field_stats_device(const FieldView& v);
-double max_abs_difference_device(const FieldView& a, const FieldView& b);
-std::int64_t first_bad_cell_device(const FieldView& v, bool must_be_positive);
-}  // namespace cuda
 
 }  // namespace fluxview

@@ -8,9 +8,10 @@
 
 namespace fluxview {
 
-// A run as said by a scenario file plus --set overrides (DESIGN.md: "one way to say a
-// run"). The TOML has a [scenario] table (solver, description) and one table per key
-// prefix ([grid], [run], [heat], ...); keys are flattened to dotted names.
+// A run as said by a scenario file plus --set overrides ("one way to say a run",
+// docs/dev/architecture.md). The TOML has a [scenario] table (solver, description) and
+// one table per key prefix ([grid], [run], [heat], ...); keys are flattened to dotted
+// names.
 struct Scenario {
   std::string name;         // "heat/hot-wall" or the file's path
   std::string solver;       // family name

@@ -49,9 +49,9 @@ class InstabilityError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The interface every solver family implements (DESIGN.md). A solver owns its state
-// on its backend; a step moves no bytes between host and device. Everything outside
-// sim/ sees the state only through FieldView.
+// The interface every solver family implements (docs/dev/architecture.md). A solver owns
+// its state where its backend computes; a step moves no bytes between host and device.
+// Everything outside sim/ sees the state only through FieldView.
 class Solver {
  public:
   virtual ~Solver() = default;

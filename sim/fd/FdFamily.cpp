@@ -1,5 +1,5 @@
-// The fd family's parameters and the checks across them.
-#include <array>
+// The fd family: its parameters (the only place their keys are spelled), the typed
+// configuration read from them, and the checks across them.
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/core/ConfigError.hpp"
+#include "sim/fd/FdConfig.hpp"
 #include "sim/fd/FdForcing.hpp"
 #include "sim/fd/FdSolver.hpp"
 #include "sim/fd/FdStep.hpp"
@@ -31,14 +32,14 @@ std::vector<ParamSpec> fd_params() {
       real_param("fd.cs", 1.0, "", 0, inf, "isothermal sound speed c_s", true),
       real_param("fd.nu", 5e-3, "", 0, inf, "kinematic viscosity nu", true),
       real_param("fd.rho0", 1.0, "", 0, inf, "background density rho_0", true),
-      real_param("fd.courant", 0.4, "", 0, 1,
+      real_param("fd.courant", 0.4, "", 0, kMaxCourant,
                  "Courant factor C: dt = C min(dx/(|u|max + cs), dx^2/(5 nu)); stable up to 0.5",
                  true),
       real_param("fd.dt", 0, "", 0, inf, "fixed time step (0: automatic from fd.courant)"),
       choice_param("fd.method", "fast", method_names(),
                    "55point (single pass, mixed derivatives), 19point (two passes: div u "
-                   "first), fast (fluxview's fastest), direct55/direct19 (unblocked CUDA "
-                   "reference kernels)"),
+                   "first), fast (fluxview's fastest: 19point unblocked), direct55 (55point "
+                   "unblocked, its CUDA reference)"),
       choice_param("fd.init", "rest", {"rest", "sine", "explosion", "shear", "random"},
                    "initial state: rest, sine (u0 sin(k x) e_y), explosion (eq. 23), shear "
                    "(two shear layers), random (smooth random state)"),
@@ -70,57 +71,87 @@ std::string fmt(double v) {
 }
 
 void validate(const ParamSet& p) {
+  const FdConfig c = parse_config(p);
   const char* nk[3] = {"grid.nx", "grid.ny", "grid.nz"};
-  for (const char* k : nk) {
-    const auto n = p.get_int(k);
+  for (int a = 0; a < 3; ++a) {
+    const int n = c.grid.n[a];
     if (n != 1 && n < kMinCells)
-      throw ConfigError(std::string(k) + " = " + std::to_string(n) +
+      throw ConfigError(std::string(nk[a]) + " = " + std::to_string(n) +
                         " is smaller than the sixth-order stencil (radius 3); allowed: 1 (a "
                         "reduced axis) or at least " +
                         std::to_string(kMinCells) + " cells");
   }
-  if (!(p.get_real("fd.nu") > 0))
-    throw ConfigError("fd.nu = " + fmt(p.get_real("fd.nu")) +
+  if (!(c.nu > 0))
+    throw ConfigError("fd.nu = " + fmt(c.nu) +
                       " must be positive: the central scheme needs viscosity; allowed: fd.nu > 0");
-  if (!(p.get_real("fd.cs") > 0))
-    throw ConfigError("fd.cs = " + fmt(p.get_real("fd.cs")) +
-                      " must be positive; allowed: fd.cs > 0");
-  const double c = p.get_real("fd.courant");
-  if (!(c > 0) || c > kMaxCourant)
-    throw ConfigError("fd.courant = " + fmt(c) +
+  if (!(c.cs > 0))
+    throw ConfigError("fd.cs = " + fmt(c.cs) + " must be positive; allowed: fd.cs > 0");
+  if (!(c.courant > 0) || c.courant > kMaxCourant)
+    throw ConfigError("fd.courant = " + fmt(c.courant) +
                       " is unstable for RK3 with sixth-order differences; allowed: 0 < "
                       "fd.courant <= " +
                       fmt(kMaxCourant));
   std::array<bool, 3> active{};
   double dxmin = INFINITY;
-  const char* lk[3] = {"grid.lx", "grid.ly", "grid.lz"};
   for (int a = 0; a < 3; ++a) {
-    active[a] = p.get_int(nk[a]) > 1;
-    if (active[a]) dxmin = std::fmin(dxmin, p.get_real(lk[a]) / double(p.get_int(nk[a])));
+    active[a] = c.grid.n[a] > 1;
+    if (active[a]) dxmin = std::fmin(dxmin, c.grid.length[a] / double(c.grid.n[a]));
   }
-  const double dt = p.get_real("fd.dt");
-  if (dt > 0 && std::isfinite(dxmin)) {
-    const double limit = kMaxCourant * dxmin * dxmin / (5 * p.get_real("fd.nu"));
-    const double limit_a = kMaxCourant * dxmin / p.get_real("fd.cs");
-    if (dt > std::fmin(limit, limit_a))
-      throw ConfigError("fd.dt = " + fmt(dt) + " is unstable for this grid, nu and cs; allowed: " +
-                        "fd.dt <= " + fmt(std::fmin(limit, limit_a)) + " (or 0 for automatic)");
+  if (c.dt > 0 && std::isfinite(dxmin)) {
+    const double limit = kMaxCourant * dxmin * dxmin / (5 * c.nu);
+    const double limit_a = kMaxCourant * dxmin / c.cs;
+    if (c.dt > std::fmin(limit, limit_a))
+      throw ConfigError("fd.dt = " + fmt(c.dt) +
+                        " is unstable for this grid, nu and cs; allowed: " + "fd.dt <= " +
+                        fmt(std::fmin(limit, limit_a)) + " (or 0 for automatic)");
   }
-  if (p.get_bool("fd.forcing")) {
-    const double kmin = p.get_real("fd.kmin"), kmax = p.get_real("fd.kmax");
-    if (kmin > kmax)
-      throw ConfigError("fd.kmin = " + fmt(kmin) + " is larger than fd.kmax = " + fmt(kmax) +
-                        "; allowed: fd.kmin <= fd.kmax");
-    if (make_shell(kmin, kmax, active).k.empty())
-      throw ConfigError("fd.kmin = " + fmt(kmin) + ", fd.kmax = " + fmt(kmax) +
-                        ": the forcing shell holds no integer wave vector; widen it");
-  } else if (p.get_real("fd.kmin") > p.get_real("fd.kmax")) {
-    throw ConfigError("fd.kmin = " + fmt(p.get_real("fd.kmin")) + " is larger than fd.kmax = " +
-                      fmt(p.get_real("fd.kmax")) + "; allowed: fd.kmin <= fd.kmax");
-  }
+  if (c.kmin > c.kmax)
+    throw ConfigError("fd.kmin = " + fmt(c.kmin) + " is larger than fd.kmax = " + fmt(c.kmax) +
+                      "; allowed: fd.kmin <= fd.kmax");
+  if (c.forcing && make_shell(c.kmin, c.kmax, active).k.empty())
+    throw ConfigError("fd.kmin = " + fmt(c.kmin) + ", fd.kmax = " + fmt(c.kmax) +
+                      ": the forcing shell holds no integer wave vector; widen it");
+}
+
+FdInit parse_init(const std::string& s) {
+  if (s == "sine") return FdInit::sine;
+  if (s == "explosion") return FdInit::explosion;
+  if (s == "shear") return FdInit::shear;
+  if (s == "random") return FdInit::random;
+  return FdInit::rest;
 }
 
 }  // namespace
+
+FdConfig parse_config(const ParamSet& p) {
+  FdConfig c;
+  c.grid = grid_config(p);
+  c.parallel = parallel_config(p);
+  c.cs = p.get_real("fd.cs");
+  c.nu = p.get_real("fd.nu");
+  c.rho0 = p.get_real("fd.rho0");
+  c.courant = p.get_real("fd.courant");
+  c.dt = p.get_real("fd.dt");
+  c.method = parse_method(p.get_string("fd.method"));
+  c.init = parse_init(p.get_string("fd.init"));
+  c.u0 = p.get_real("fd.u0");
+  c.k = p.get_int("fd.k");
+  c.u_ampl = p.get_real("fd.u_ampl");
+  c.r_shell = p.get_real("fd.r_shell");
+  c.d_shell = p.get_real("fd.d_shell");
+  c.shear_width = p.get_real("fd.shear_width");
+  c.perturb = p.get_real("fd.perturb");
+  c.forcing = p.get_bool("fd.forcing");
+  c.f0 = p.get_real("fd.f0");
+  c.kmin = p.get_real("fd.kmin");
+  c.kmax = p.get_real("fd.kmax");
+  c.seed = std::uint64_t(p.get_int("fd.seed"));
+  return c;
+}
+
+bool writes_spectrum(const ParamSet& p) {
+  return p.has("fd.spectrum") && p.get_bool("fd.spectrum");
+}
 
 SolverFamily family() {
   SolverFamily f;

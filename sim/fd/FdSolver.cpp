@@ -1,6 +1,7 @@
 // The fd solver: owns ln rho and u (two copies, read and write, swapped after every RK
 // substep), the four 2N-storage registers and, for the two-pass method, the div u field,
-// all on its backend with periodic ghost zones of width 3 filled before every substep.
+// all where its backend computes, with periodic ghost zones of width 3 filled before every
+// substep.
 #include <cmath>
 #include <numbers>
 #include <optional>
@@ -9,12 +10,13 @@
 #include <string>
 #include <utility>
 
-#include "sim/core/CudaRuntime.hpp"
 #include "sim/core/Field.hpp"
 #include "sim/core/GhostExchange.hpp"
 #include "sim/core/OverlapBoxes.hpp"
 #include "sim/core/Parallel.hpp"
+#include "sim/fd/FdConfig.hpp"
 #include "sim/fd/FdForcing.hpp"
+#include "sim/fd/FdInitial.hpp"
 #include "sim/fd/FdSolver.hpp"
 #include "sim/fd/FdStep.hpp"
 
@@ -25,15 +27,14 @@ namespace {
 const char* const kNames[kVars] = {"lnrho", "ux", "uy", "uz"};
 
 template <class T>
-class FdSolver final : public FdSolverBase {
+class FdSolver final : public Solver {
  public:
-  explicit FdSolver(BackendKind b) : backend_(b) {}
+  explicit FdSolver(BackendKind b) : kind_(b) {}
 
   void reset(const ParamSet& p) override {
-    const std::array<int, 3> n{int(p.get_int("grid.nx")), int(p.get_int("grid.ny")),
-                               int(p.get_int("grid.nz"))};
-    const std::array<double, 3> len{p.get_real("grid.lx"), p.get_real("grid.ly"),
-                                    p.get_real("grid.lz")};
+    config_ = parse_config(p);
+    backend_ = make_backend<T>(kind_);
+    const std::array<int, 3>& n = config_.grid.n;
     // Under MPI this rank holds one box of the periodic global grid (sim/core/Parallel.hpp).
     box_ = parallel::split(n, {true, true, true}, kRadius);
     const std::array<int, 3> local = box_.n;
@@ -44,53 +45,41 @@ class FdSolver final : public FdSolverBase {
     grid_.centering = Centering::cell;
     dxmin_ = INFINITY;
     for (int a = 0; a < 3; ++a) {
-      grid_.spacing[a] = len[a] / n[a];
+      grid_.spacing[a] = config_.grid.length[a] / n[a];
       grid_.origin[a] = 0.5 * grid_.spacing[a];
-      length_[a] = len[a];
       if (n[a] > 1) dxmin_ = std::fmin(dxmin_, grid_.spacing[a]);
     }
-    cs_ = p.get_real("fd.cs");
-    nu_ = p.get_real("fd.nu");
-    courant_ = p.get_real("fd.courant");
-    fixed_dt_ = p.get_real("fd.dt");
-    method_ = parse_method(p.get_string("fd.method"));
-    form_ = formulation_of(method_);
-    forcing_ = p.get_bool("fd.forcing");
-    f0_ = p.get_real("fd.f0");
-    seed_ = std::uint64_t(p.get_int("fd.seed"));
-    rng_.reseed(seed_);
-    shell_ =
-        make_shell(p.get_real("fd.kmin"), p.get_real("fd.kmax"), {n[0] > 1, n[1] > 1, n[2] > 1});
-    if (forcing_ && shell_.k.empty()) forcing_ = false;
+    form_ = formulation_of(config_.method);
+    rng_.reseed(config_.seed);
+    shell_ = make_shell(config_.kmin, config_.kmax, {n[0] > 1, n[1] > 1, n[2] > 1});
+    forcing_ = config_.forcing && !shell_.k.empty();
     time_ = 0;
     step_ = 0;
     last_draw_ = ForcingDraw{};
 
-    const Location where = backend_ == BackendKind::cuda ? Location::device : Location::host;
+    const Location where = backend_->where();
     Field<T> host[kVars];
     for (auto& h : host) h = Field<T>(local, kRadius, Location::host);
-    fill_initial(host, p);
+    fill_initial(host, config_, grid_);
     const int count = 3 * kVars + (form_ == Formulation::m19 ? 1 : 0);
-    if (where == Location::device) cuda::require_device_memory(count * host[0].layout().bytes());
+    backend_->require_memory(count * host[0].layout().bytes());
     for (int v = 0; v < kVars; ++v) {
-      f_[v] = Field<T>(local, kRadius, where);
-      g_[v] = Field<T>(local, kRadius, where);
-      w_[v] = Field<T>(local, kRadius, where);
-      copy_bytes(f_[v].data(), where, host[v].data(), Location::host, host[v].layout().bytes());
+      state_[v] = Field<T>(local, kRadius, where);
+      next_[v] = Field<T>(local, kRadius, where);
+      rk_w_[v] = Field<T>(local, kRadius, where);
+      copy_bytes(state_[v].data(), where, host[v].data(), Location::host, host[v].layout().bytes());
     }
     div_ = form_ == Formulation::m19 ? Field<T>(local, kRadius, where) : Field<T>();
-    exchange_ = parallel::GhostExchange(box_, f_[0].layout(), where);
+    exchange_ = parallel::GhostExchange(box_, state_[0].layout(), where, config_.parallel.ghosts);
     plan_overlap();
-    fill_ghosts(f_);
+    fill_ghosts(state_);
     update_dt();
   }
 
   void synchronize() override {
-    if (ghosts_stale_) fill_ghosts(f_);  // whoever reads the fields next sees every ghost
-    if (backend_ == BackendKind::cuda) {
-      cuda::synchronize();
-      cuda::check_last_error("fd step");
-    }
+    if (ghosts_stale_) fill_ghosts(state_);  // whoever reads the fields next sees every ghost
+    backend_->wait();
+    backend_->check("fd step");
   }
 
   double time() const override { return time_; }
@@ -98,7 +87,7 @@ class FdSolver final : public FdSolverBase {
   double dt() const override { return dt_; }
 
   const Grid& grid() const override { return grid_; }
-  BackendKind backend() const override { return backend_; }
+  BackendKind backend() const override { return kind_; }
   Precision precision() const override { return precision_of<T>(); }
   std::vector<FieldInfo> fields() const override {
     return {{"lnrho", "", "logarithm of the density"},  // may be negative: not must_be_positive
@@ -108,19 +97,17 @@ class FdSolver final : public FdSolverBase {
   }
   FieldView view(const std::string& name) const override {
     for (int v = 0; v < kVars; ++v)
-      if (name == kNames[v]) return f_[v].view(name, "", Centering::cell);
+      if (name == kNames[v]) return state_[v].view(name, "", Centering::cell);
     throw std::out_of_range("fd solver has no field '" + name + "' (it has lnrho, ux, uy, uz)");
   }
 
   std::vector<Diagnostic> diagnostics() override {
-    const T* f[kVars] = {f_[0].data(), f_[1].data(), f_[2].data(), f_[3].data()};
-    const FieldLayout& l = f_[0].layout();
-    FlowSums s = backend_ == BackendKind::cuda ? flow_sums_cuda<T>(f, l) : flow_sums_cpu<T>(f, l);
+    FlowSums s = backend_->flow_sums(state_pointers(), state_[0].layout());
     s.mass = parallel::allreduce_sum(s.mass);
     s.kinetic = parallel::allreduce_sum(s.kinetic);
     s.u2 = parallel::allreduce_sum(s.u2);
     s.u2_max = parallel::allreduce_max(s.u2_max);
-    s.nonfinite = parallel::allreduce_sum(std::int64_t(s.nonfinite));
+    s.nonfinite = parallel::allreduce_sum(s.nonfinite);
     const double dv = grid_.spacing[0] * grid_.spacing[1] * grid_.spacing[2];
     const double cells = double(grid_.cells());
     const double umax = std::sqrt(s.u2_max);
@@ -129,7 +116,7 @@ class FdSolver final : public FdSolverBase {
         {"kinetic_energy", "", s.kinetic * dv},
         {"u_rms", "", std::sqrt(s.u2 / cells)},
         {"u_max", "", umax},
-        {"mach_max", "", umax / cs_},
+        {"mach_max", "", umax / config_.cs},
         {"dt", "", dt_},
         {"nonfinite_cells", "", double(s.nonfinite)},
     };
@@ -143,7 +130,7 @@ class FdSolver final : public FdSolverBase {
   double bytes_per_cell_update() const override {
     double values = 40;
     if (form_ == Formulation::m19) values += 15;
-    if (fixed_dt_ <= 0) values += 3;
+    if (config_.dt <= 0) values += 3;
     return values * sizeof(T);
   }
 
@@ -155,19 +142,18 @@ class FdSolver final : public FdSolverBase {
       return o.str();
     };
     std::vector<std::pair<std::string, std::string>> f = {
-        {"method", std::string(method_name(method_))},
+        {"method", std::string(method_name(config_.method))},
         {"formulation", form_ == Formulation::m55 ? "single-pass 55-point (mixed derivatives)"
                                                   : "two-pass 19-point (div u field first)"},
-        {"kernel",
-         backend_ == BackendKind::cuda ? std::string(method_name(method_)) : "cpu-openmp"},
+        {"kernel", backend_->kernel(config_.method)},
         {"time_integrator",
          "2N-storage RK3 (Williamson), alpha = 0, -5/9, -153/128, beta = 1/3, "
          "15/16, 8/15"},
-        {"courant", num(courant_)},
+        {"courant", num(config_.courant)},
         {"dt", num(dt_)},
-        {"dt_limit", fixed_dt_ > 0 ? "fixed (fd.dt)" : dt_limit_},
+        {"dt_limit", config_.dt > 0 ? "fixed (fd.dt)" : dt_limit_},
         {"ghost_width", "3 (periodic)"},
-        {"seed", std::to_string(seed_)},
+        {"seed", std::to_string(config_.seed)},
     };
     if (forcing_) {
       f.push_back({"forcing_shell_vectors", std::to_string(shell_.k.size())});
@@ -198,7 +184,8 @@ class FdSolver final : public FdSolverBase {
       if (st.arrays[v].name != kNames[v])
         throw std::runtime_error("fd checkpoint: expected array '" + std::string(kNames[v]) +
                                  "', found '" + st.arrays[v].name + "'");
-      scatter_interior(st.arrays[v].values, f_[v].data(), f_[v].layout(), f_[v].where());
+      scatter_interior(st.arrays[v].values, state_[v].data(), state_[v].layout(),
+                       state_[v].where());
     }
     std::istringstream e(st.extra);
     std::string tag;
@@ -208,13 +195,9 @@ class FdSolver final : public FdSolverBase {
     rng_.set_state(r);
     time_ = st.time;
     step_ = st.step;
-    fill_ghosts(f_);
+    fill_ghosts(state_);
     update_dt();
   }
-
-  std::array<std::uint64_t, 4> forcing_rng_state() const override { return rng_.state(); }
-  void set_forcing_rng_state(const std::array<std::uint64_t, 4>& s) override { rng_.set_state(s); }
-  double forcing_mean_k() const override { return forcing_ ? shell_.mean_k : 0.0; }
 
  private:
   // Periodic ghosts: wrapped within the rank, then, under MPI, the axes split over ranks
@@ -231,24 +214,27 @@ class FdSolver final : public FdSolverBase {
   }
   void wrap_ghosts(Field<T>* f) {
     T* p[kVars] = {f[0].data(), f[1].data(), f[2].data(), f[3].data()};
-    if (backend_ == BackendKind::cuda)
-      fill_ghosts_cuda(p, kVars, f[0].layout());
-    else
-      fill_ghosts_cpu(p, kVars, f[0].layout());
+    backend_->wrap_ghosts(p, kVars, f[0].layout());
   }
 
-  // On the CUDA backend under MPI, with the default method: each pass updates the cells
+  const T* const* state_pointers() {
+    for (int v = 0; v < kVars; ++v) state_ptr_[v] = state_[v].data();
+    return state_ptr_;
+  }
+
+  // Where the backend queues its work (the device) under MPI, with the default method (the
+  // one computed by exactly the two passes div_pass and rate_pass): each pass updates the cells
   // whose stencil reads no ghost of a face shared with another rank while the ghosts it
-  // needs travel (f's before pass 1, div u's before pass 2), then the faces, three cells
-  // thick. f_ arrives wrapped; its shared faces come here. Off unless
-  // FLUXVIEW_MPI_OVERLAP=1: on 2 and 4 H200s at 512^3 it gained nothing (the exchange is
+  // needs travel (the state's before pass 1, div u's before pass 2), then the faces, three cells
+  // thick. state_ arrives wrapped; its shared faces come here. Off unless
+  // run.mpi_overlap = on: on 2 and 4 H200s at 512^3 it gained nothing (the exchange is
   // a few per cent of a 25 ms step, and the thin face launches cost about as much).
   void plan_overlap() {
     overlap_.reset();
-    if (backend_ != BackendKind::cuda || !exchange_.active() || !box_passes_supported(method_) ||
-        !parallel::overlap_wanted(false))
+    if (!backend_->queues_work() || !exchange_.active() || config_.method != Method::fast ||
+        !parallel::overlap_wanted(false, config_.parallel.overlap))
       return;
-    const auto& n = f_[0].layout().n;
+    const auto& n = state_[0].layout().n;
     overlap_ = parallel::overlap_boxes(box_, n, {kRadius, kRadius, kRadius},
                                        {n[0] - kRadius, n[1] - kRadius, n[2] - kRadius});
   }
@@ -256,16 +242,16 @@ class FdSolver final : public FdSolverBase {
   void substep_overlapped(const SubstepArgs<T>& a) {
     const auto in_box = [&](const parallel::CellBox& b) { return restrict_to_box(a, b.lo, b.hi); };
     exchange_.fields_ready();
-    div_pass_cuda(in_box(overlap_->interior));
-    exchange_all(f_);  // the host waits for MPI while pass 1 runs
-    for (const auto& b : overlap_->faces) div_pass_cuda(in_box(b));
+    backend_->div_pass(in_box(overlap_->interior));
+    exchange_all(state_);  // the host waits for MPI while pass 1 runs
+    for (const auto& b : overlap_->faces) backend_->div_pass(in_box(b));
     T* div = div_.data();
-    fill_ghosts_cuda(&div, 1, a.layout);
+    backend_->wrap_ghosts(&div, 1, a.layout);
     exchange_.fields_ready();
-    rate_pass_cuda(in_box(overlap_->interior));
+    backend_->rate_pass(in_box(overlap_->interior));
     void* d[1] = {div};
     exchange_.exchange(d, 1);
-    for (const auto& b : overlap_->faces) rate_pass_cuda(in_box(b));
+    for (const auto& b : overlap_->faces) backend_->rate_pass(in_box(b));
   }
 
   ForceArgs<T> step_force(double h) {
@@ -274,10 +260,11 @@ class FdSolver final : public FdSolverBase {
     last_draw_ = draw_forcing(rng_, shell_);
     double kphys[3], k2 = 0;
     for (int a = 0; a < 3; ++a) {
-      kphys[a] = 2 * std::numbers::pi * last_draw_.k[a] / length_[a];
+      kphys[a] = 2 * std::numbers::pi * last_draw_.k[a] / config_.grid.length[a];
       k2 += kphys[a] * kphys[a];
     }
-    const double norm = f0_ * cs_ * std::sqrt(std::sqrt(k2) * cs_ / h);  // eq. 25
+    const double cs = config_.cs;
+    const double norm = config_.f0 * cs * std::sqrt(std::sqrt(k2) * cs / h);  // eq. 25
     fa.on = true;
     for (int a = 0; a < 3; ++a) {
       fa.k[a] = T(kphys[a]);
@@ -292,7 +279,7 @@ class FdSolver final : public FdSolverBase {
 
   void step_by(double h) override {
     SubstepArgs<T> a;
-    a.layout = f_[0].layout();
+    a.layout = state_[0].layout();
     for (int ax = 0; ax < 3; ++ax) {
       const bool on = grid_.n[ax] > 1;
       const double d = grid_.spacing[ax];
@@ -305,8 +292,8 @@ class FdSolver final : public FdSolverBase {
       const bool on = grid_.n[x] > 1 && grid_.n[y] > 1;
       a.c.dm[q] = on ? T(1 / (720 * grid_.spacing[x] * grid_.spacing[y])) : T(0);
     }
-    a.cs2 = T(cs_ * cs_);
-    a.nu = T(nu_);
+    a.cs2 = T(config_.cs * config_.cs);
+    a.nu = T(config_.nu);
     a.dt = T(h);
     a.force = step_force(h);
     a.div = div_.data();
@@ -318,16 +305,16 @@ class FdSolver final : public FdSolverBase {
       a.hook_context = this;
     }
     for (int s = 0; s < 3; ++s) {
-      // reset() and the end of each step leave f_ filled (or, overlapping, wrapped, the
-      // faces shared with other ranks to come in the substep).
+      // reset() and the end of each step leave state_ filled (or, overlapping, wrapped,
+      // the faces shared with other ranks to come in the substep).
       if (s > 0 && overlap_)
-        wrap_ghosts(f_);
+        wrap_ghosts(state_);
       else if (s > 0)
-        fill_ghosts(f_);
+        fill_ghosts(state_);
       for (int v = 0; v < kVars; ++v) {
-        a.in[v] = f_[v].data();
-        a.out[v] = g_[v].data();
-        a.w[v] = w_[v].data();
+        a.in[v] = state_[v].data();
+        a.out[v] = next_[v].data();
+        a.w[v] = rk_w_[v].data();
       }
       a.alpha = T(kRkAlpha[s]);
       a.beta = T(kRkBeta[s]);
@@ -335,17 +322,15 @@ class FdSolver final : public FdSolverBase {
       a.last = s == 2;
       if (overlap_)
         substep_overlapped(a);
-      else if (backend_ == BackendKind::cuda)
-        substep_cuda(method_, a);
       else
-        substep_cpu(form_, a);
-      for (int v = 0; v < kVars; ++v) std::swap(f_[v], g_[v]);
+        backend_->substep(config_.method, a);
+      for (int v = 0; v < kVars; ++v) std::swap(state_[v], next_[v]);
     }
     if (overlap_) {
-      wrap_ghosts(f_);
+      wrap_ghosts(state_);
       ghosts_stale_ = true;  // the next substep (or synchronize()) brings them
     } else {
-      fill_ghosts(f_);
+      fill_ghosts(state_);
     }
     time_ += h;
     ++step_;
@@ -353,126 +338,53 @@ class FdSolver final : public FdSolverBase {
   }
 
   void update_dt() {
-    if (fixed_dt_ > 0) {
-      dt_ = fixed_dt_;
+    if (config_.dt > 0) {
+      dt_ = config_.dt;
       return;
     }
-    const T* f[kVars] = {f_[0].data(), f_[1].data(), f_[2].data(), f_[3].data()};
-    const FieldLayout& l = f_[0].layout();
     // max is exact in any order, so every rank (and a serial run) gets the same dt.
-    const double u2 = parallel::allreduce_max(backend_ == BackendKind::cuda ? max_u2_cuda<T>(f, l)
-                                                                            : max_u2_cpu<T>(f, l));
+    const double u2 =
+        parallel::allreduce_max(backend_->max_u2(state_pointers(), state_[0].layout()));
     if (!std::isfinite(u2)) {
       std::ostringstream m;
       m << "fd: the velocity is no longer finite at step " << step_ << ", t = " << time_
-        << " (dt = " << dt_ << ", fd.nu = " << nu_
+        << " (dt = " << dt_ << ", fd.nu = " << config_.nu
         << "); lower fd.courant or raise fd.nu, or use a finer grid";
       throw InstabilityError(m.str());
     }
+    const double courant = config_.courant, cs = config_.cs;
     if (!std::isfinite(dxmin_)) {
-      dt_ = courant_ / cs_;
+      dt_ = courant / cs;
       dt_limit_ = "none (a single cell)";
       return;
     }
-    const double adv = courant_ * dxmin_ / (std::sqrt(u2) + cs_);
-    const double visc = courant_ * dxmin_ * dxmin_ / (5 * nu_);
+    const double adv = courant * dxmin_ / (std::sqrt(u2) + cs);
+    const double visc = courant * dxmin_ * dxmin_ / (5 * config_.nu);
     dt_ = std::fmin(adv, visc);
     dt_limit_ = adv <= visc ? "advective: C dx / (|u|max + cs)" : "viscous: C dx^2 / (5 nu)";
   }
 
-  void fill_initial(Field<T>* h, const ParamSet& p) {
-    const std::string init = p.get_string("fd.init");
-    const double lnrho0 = std::log(p.get_real("fd.rho0"));
-    const double u0 = p.get_real("fd.u0");
-    const double pi = std::numbers::pi;
-    const auto& n = grid_.n;              // global: which axes are reduced
-    const auto& local = h[0].layout().n;  // this rank's box
-    const auto& off = grid_.offset;
-    // The random state: a few Fourier modes per field with seeded amplitudes and phases.
-    struct Mode {
-      int k[3];
-      double a, ph;
-    };
-    std::vector<Mode> modes[kVars];
-    if (init == "random") {
-      ForcingRng r(seed_ ^ 0x5eedULL);
-      for (int v = 0; v < kVars; ++v)
-        for (int m = 0; m < 6; ++m) {
-          Mode md;
-          for (int a = 0; a < 3; ++a) md.k[a] = n[a] > 1 ? int(r.next() % 5) - 2 : 0;
-          md.a = (v == 0 ? 0.1 : u0) * (r.uniform() - 0.5);
-          md.ph = 2 * pi * r.uniform();
-          modes[v].push_back(md);
-        }
-    }
-    const double ua = p.get_real("fd.u_ampl"), rs = p.get_real("fd.r_shell"),
-                 ds = p.get_real("fd.d_shell");
-    const double width = p.get_real("fd.shear_width") * length_[1];
-    const double pert = p.get_real("fd.perturb") * u0;
-    const int ksine = int(p.get_int("fd.k"));
-    for (int k = 0; k < local[2]; ++k)
-      for (int j = 0; j < local[1]; ++j)
-        for (int i = 0; i < local[0]; ++i) {
-          const double x[3] = {grid_.coord(0, off[0] + i), grid_.coord(1, off[1] + j),
-                               grid_.coord(2, off[2] + k)};
-          double v[kVars] = {lnrho0, 0, 0, 0};
-          if (init == "sine") {
-            v[2] = u0 * std::sin(2 * pi * ksine * x[0] / length_[0]);
-          } else if (init == "explosion") {
-            // Eq. (23): a Gaussian shell of radial velocity around the box centre.
-            double r2 = 0, d[3];
-            for (int a = 0; a < 3; ++a) {
-              d[a] = n[a] > 1 ? x[a] - 0.5 * length_[a] : 0;
-              r2 += d[a] * d[a];
-            }
-            const double r = std::sqrt(r2);
-            if (r > 0) {
-              const double s = ua * std::exp(-(r - rs) * (r - rs) / (2 * ds * ds)) / r;
-              for (int a = 0; a < 3; ++a) v[1 + a] = s * d[a];
-            }
-          } else if (init == "shear") {
-            // Two opposite streams along x in the middle half of y, smooth (tanh) edges, and
-            // a 3D perturbation of u_y that seeds Kelvin-Helmholtz rolls on both layers.
-            const double y = x[1], ly = length_[1];
-            const double prof =
-                std::tanh((y - 0.25 * ly) / width) - std::tanh((y - 0.75 * ly) / width) - 1;
-            v[1] = u0 * prof;
-            const double env = std::exp(-std::pow((y - 0.25 * ly) / (4 * width), 2)) +
-                               std::exp(-std::pow((y - 0.75 * ly) / (4 * width), 2));
-            v[2] = pert * env * std::sin(2 * pi * 2 * x[0] / length_[0]) *
-                   (1 + 0.5 * std::cos(2 * pi * x[2] / length_[2]));
-            v[3] = 0.5 * pert * env * std::sin(2 * pi * x[2] / length_[2]);
-          } else if (init == "random") {
-            for (int q = 0; q < kVars; ++q)
-              for (const Mode& md : modes[q]) {
-                double ph = md.ph;
-                for (int a = 0; a < 3; ++a) ph += 2 * pi * md.k[a] * x[a] / length_[a];
-                v[q] += md.a * std::sin(ph);
-              }
-          }
-          for (int q = 0; q < kVars; ++q) h[q](i, j, k) = T(v[q]);
-        }
-  }
-
-  BackendKind backend_;
+  BackendKind kind_;
+  FdConfig config_;
+  std::unique_ptr<FdBackend<T>> backend_;
   parallel::LocalBox box_;
   Grid grid_;
-  std::array<double, 3> length_{1, 1, 1};
-  double dxmin_ = 1, cs_ = 1, nu_ = 0, courant_ = 0.4, fixed_dt_ = 0, f0_ = 0;
+  double dxmin_ = 1;
   double dt_ = 0, time_ = 0;
   std::string dt_limit_;
   std::int64_t step_ = 0;
-  Method method_ = Method::fast;
   Formulation form_ = Formulation::m19;
-  bool forcing_ = false;
-  std::uint64_t seed_ = 1;
+  bool forcing_ = false;  // fd.forcing, with a shell that holds wave vectors
   ForcingRng rng_;
   ForcingShell shell_;
   ForcingDraw last_draw_;
-  Field<T> f_[kVars], g_[kVars], w_[kVars], div_;
-  parallel::GhostExchange exchange_;               // f_, g_ and div_ share one layout
-  std::optional<parallel::OverlapBoxes> overlap_;  // CUDA under MPI, default method
-  bool ghosts_stale_ = false;  // f_'s faces shared with other ranks, when overlapping
+  // ln rho and u: state_ is read by a substep, next_ written, then the two swap; rk_w_ the
+  // 2N-storage registers of RK3; div_ the div u field of the two-pass formulation.
+  Field<T> state_[kVars], next_[kVars], rk_w_[kVars], div_;
+  const T* state_ptr_[kVars] = {};
+  parallel::GhostExchange exchange_;               // state_, next_ and div_ share one layout
+  std::optional<parallel::OverlapBoxes> overlap_;  // device under MPI, default method
+  bool ghosts_stale_ = false;  // state_'s faces shared with other ranks, when overlapping
 };
 
 }  // namespace

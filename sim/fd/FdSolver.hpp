@@ -2,8 +2,6 @@
 // The fd family: isothermal compressible viscous hydrodynamics in (ln rho, u) with
 // sixth-order central differences and 2N-storage RK3 (Pekkila et al. 2017, "Astaroth").
 // docs/fd.md describes the equations, methods, scenarios and parameters.
-#include <array>
-#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -19,16 +17,6 @@ SolverFamily family();
 
 // Makes an fd solver for a backend and precision (FdSolver<T> in FdSolver.cpp).
 std::unique_ptr<Solver> make_solver(BackendKind backend, Precision precision);
-
-// What an fd solver offers beyond the Solver interface: the forcing generator's state,
-// so that a checkpoint can save it and a restart continue the same random sequence.
-class FdSolverBase : public Solver {
- public:
-  virtual std::array<std::uint64_t, 4> forcing_rng_state() const = 0;
-  virtual void set_forcing_rng_state(const std::array<std::uint64_t, 4>& s) = 0;
-  // Mean |k| of the forcing shell (k_f, units of 2 pi / L); 0 when forcing is off.
-  virtual double forcing_mean_k() const = 0;
-};
 
 // Shell-averaged kinetic energy spectrum of the velocity of any solver with fields ux, uy,
 // uz: pairs (k, E(k)) for integer shells k = 0, 1, ..., k_max (|k| in units of 2 pi / lx,

@@ -20,11 +20,13 @@
 #include <fstream>
 #include <initializer_list>
 #include <numbers>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "fileio/AtomicFile.hpp"
 #include "sim/core/Parallel.hpp"
 #include "sim/fd/FdSolver.hpp"
 
@@ -163,23 +165,14 @@ std::vector<std::pair<double, double>> kinetic_spectrum(const Solver& s) {
   return out;
 }
 
-bool writes_spectrum(const ParamSet& p) {
-  return p.has("fd.spectrum") && p.get_bool("fd.spectrum");
-}
-
 void write_spectrum_csv(const Solver& s, const std::string& path) {
   const auto spec = kinetic_spectrum(s);
   if (!parallel::is_root()) return;
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream o(tmp, std::ios::trunc);
-    if (!o) throw std::runtime_error("cannot write spectrum file '" + tmp + "'");
+  write_file_atomic(path, [&](std::ostream& o) {
     o.precision(17);
     o << "k,E\n";
     for (const auto& [k, e] : spec) o << k << ',' << e << '\n';
-    if (!o.good()) throw std::runtime_error("error writing spectrum file '" + tmp + "'");
-  }
-  std::filesystem::rename(tmp, path);
+  });
 }
 
 }  // namespace fluxview::fd

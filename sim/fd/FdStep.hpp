@@ -1,13 +1,15 @@
 #pragma once
+// One RK3 substep of the fd family, and the backend object that computes it. FdSolver owns
+// the fields and swaps `in` and `out` after each substep; a backend only moves data and
+// loops, the formulas are in FdStencil.hpp.
 #include <array>
 #include <cstdint>
-// One RK3 substep of the fd family as the backends implement it. FdSolver owns the
-// fields and swaps `in` and `out` after each substep; these functions only move data and
-// loop, the formulas are in FdStencil.hpp.
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "sim/core/Backend.hpp"
 #include "sim/core/FieldLayout.hpp"
 #include "sim/fd/FdStencil.hpp"
 
@@ -19,8 +21,12 @@ namespace fluxview::fd {
 // truncation-error level; each backend reproduces each method to round-off.
 enum class Formulation { m55, m19 };
 
-// The values of fd.method. "fast" is fluxview's fastest CUDA kernel (see FdCpu.cpp).
-enum class Method { p55, p19, fast, direct55, direct19 };
+// The values of fd.method: the paper's two blocked CUDA kernels (55point: 3D blocking;
+// 19point: 2.5D blocking), fluxview's fastest (fast: the two-pass formulation with one
+// thread a point, every neighbour through the L1), and direct55, the single-pass
+// formulation the same way: the unblocked reference for 55point. The host computes every
+// method by its formulation.
+enum class Method { p55, p19, fast, direct55 };
 const std::vector<std::string>& method_names();
 Method parse_method(std::string_view name);
 std::string_view method_name(Method m);
@@ -30,7 +36,7 @@ template <class T>
 struct SubstepArgs {
   const T* in[kVars] = {};  // ln rho, ux, uy, uz at the start of the substep (ghosts filled)
   T* out[kVars] = {};       // the same after the substep (interior written)
-  T* w[kVars] = {};         // 2N-storage registers (interior read and written)
+  T* w[kVars] = {};         // the 2N-storage registers w (interior read and written)
   T* div = nullptr;         // div u (m19 only): written by pass 1, ghosts filled, read by pass 2
   // Called once the div field's periodic ghosts are filled, before pass 2: under MPI it
   // fills the ghosts that border other ranks. Null in a serial run.
@@ -66,47 +72,6 @@ FLUXVIEW_HD void update_point(const SubstepArgs<T>& a, const Derivs<T>& d, std::
   }
 }
 
-// CPU backend (FdCpu.cpp): OpenMP over rows. fill_ghosts_cpu makes the ghost zones of
-// `count` fields periodic copies of the interior.
-template <class T>
-void fill_ghosts_cpu(T* const* fields, int count, const FieldLayout& l);
-template <class T>
-void substep_cpu(Formulation f, const SubstepArgs<T>& a);
-
-// Reductions for diagnostics and the time step, where the fields live.
-struct FlowSums {
-  double mass = 0;     // sum exp(ln rho)  (times dV by the caller)
-  double kinetic = 0;  // sum 1/2 rho u^2
-  double u2 = 0;       // sum u^2
-  double u2_max = 0;   // max u^2
-  long long nonfinite = 0;
-};
-template <class T>
-FlowSums flow_sums_cpu(const T* const* f, const FieldLayout& l);
-template <class T>
-double max_u2_cpu(const T* const* f, const FieldLayout& l);
-
-// CUDA backend (cuda/FdKernels.cu): launches on the default stream and returns at once,
-// except the reductions, which return their numbers. Throw where the build has no CUDA.
-template <class T>
-void fill_ghosts_cuda(T* const* fields, int count, const FieldLayout& l);
-template <class T>
-void substep_cuda(Method m, const SubstepArgs<T>& a);
-template <class T>
-FlowSums flow_sums_cuda(const T* const* f, const FieldLayout& l);
-template <class T>
-double max_u2_cuda(const T* const* f, const FieldLayout& l);
-
-// The two passes of the default CUDA method ("fast") one at a time, over the box that
-// a.layout describes, with no ghosts filled in between: what the solver needs to update
-// interior and face boxes apart while ghosts travel under MPI (the per-cell arithmetic
-// is the whole-box launch's, so the result is bit-identical). `box_passes_supported`
-// says whether a method is computed by exactly these two passes.
-bool box_passes_supported(Method m);
-template <class T>
-void div_pass_cuda(const SubstepArgs<T>& a);
-template <class T>
-void rate_pass_cuda(const SubstepArgs<T>& a);
 // The same arguments restricted to the cells [lo, hi) of the interior: the layout's
 // origin moves to lo and its extent shrinks (strides stay, so neighbours outside the box
 // are read as before) and the forcing's global offset moves with it.
@@ -119,5 +84,44 @@ SubstepArgs<T> restrict_to_box(SubstepArgs<T> a, std::array<int, 3> lo, std::arr
   }
   return a;
 }
+
+// Sums for the diagnostics (times dV by the caller).
+struct FlowSums {
+  double mass = 0;     // sum exp(ln rho)
+  double kinetic = 0;  // sum 1/2 rho u^2
+  double u2 = 0;       // sum u^2
+  double u2_max = 0;   // max u^2
+  std::int64_t nonfinite = 0;
+};
+
+template <class T>
+class FdBackend : public Backend {
+ public:
+  using Backend::Backend;
+  // Makes the ghost zones of `count` fields periodic copies of their interiors.
+  virtual void wrap_ghosts(T* const* fields, int count, const FieldLayout& l) = 0;
+  // One RK substep by `method` (the host: by its formulation).
+  virtual void substep(Method method, const SubstepArgs<T>& a) = 0;
+  // The two passes of the `fast` method one at a time, over the box a.layout describes,
+  // with no ghosts filled in between: how the solver updates interior and face boxes
+  // apart while ghosts travel under MPI (the same per-cell code as the whole-box
+  // substep, so the result is bit-identical).
+  virtual void div_pass(const SubstepArgs<T>& a) = 0;
+  virtual void rate_pass(const SubstepArgs<T>& a) = 0;
+  virtual FlowSums flow_sums(const T* const* f, const FieldLayout& l) = 0;
+  // max u^2 over the interior; not finite when any cell is not.
+  virtual double max_u2(const T* const* f, const FieldLayout& l) = 0;
+  // What computes a substep, for run.json ("cpu-openmp", or the method on the device).
+  virtual std::string kernel(Method method) const = 0;
+};
+
+// The host backend (FdCpu.cpp), the device backend (cuda/FdKernels.cu), and the backend
+// of a run (FdCpu.cpp; throws for cuda in a build without CUDA).
+template <class T>
+std::unique_ptr<FdBackend<T>> make_host_backend();
+template <class T>
+std::unique_ptr<FdBackend<T>> make_device_backend();
+template <class T>
+std::unique_ptr<FdBackend<T>> make_backend(BackendKind backend);
 
 }  // namespace fluxview::fd

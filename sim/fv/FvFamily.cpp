@@ -1,4 +1,5 @@
-// The fv family: parameters (every value of a scenario is one of these), the checks
+// The fv family: parameters (every value of a scenario is one of these, and this is the
+// only place their keys are spelled), the typed configuration read from them, the checks
 // across parameters, and the factory.
 #include <cmath>
 #include <functional>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "sim/core/ConfigError.hpp"
+#include "sim/fv/FvConfig.hpp"
 #include "sim/fv/FvSolver.hpp"
 
 namespace fluxview::fv {
@@ -98,6 +100,17 @@ std::vector<ParamSpec> fv_params() {
   return p;
 }
 
+// The boundary condition of one face ("outflow", "reflecting" or "periodic") after the
+// fallbacks fv.bc_<axis><side> -> fv.bc_<axis> -> fv.bc. axis 0..2, side 0 (min) or 1 (max).
+std::string resolved_bc(const ParamSet& p, int axis, int side) {
+  const char* axes[3] = {"x", "y", "z"};
+  const std::string face = std::string("fv.bc_") + axes[axis] + (side == 0 ? "min" : "max");
+  const std::string both = std::string("fv.bc_") + axes[axis];
+  if (p.get_string(face) != "inherit") return p.get_string(face);
+  if (p.get_string(both) != "inherit") return p.get_string(both);
+  return p.get_string("fv.bc");
+}
+
 void validate(const ParamSet& p) {
   const char* axes[3] = {"x", "y", "z"};
   for (int a = 0; a < 3; ++a) {
@@ -128,15 +141,94 @@ void validate(const ParamSet& p) {
         "fv.init = kelvin-helmholtz needs grid.nx > 1 and grid.ny > 1 (an x-y shear layer)");
 }
 
+Bc parse_bc(const std::string& s) {
+  if (s == "periodic") return Bc::periodic;
+  if (s == "reflecting") return Bc::reflecting;
+  return Bc::outflow;
+}
+
+Riemann parse_riemann(const std::string& s) {
+  if (s == "hll") return Riemann::hll;
+  if (s == "llf") return Riemann::llf;
+  return Riemann::hllc;
+}
+
+FvInit parse_init(const std::string& s) {
+  if (s == "shock-tube") return FvInit::shock_tube;
+  if (s == "blast") return FvInit::blast;
+  if (s == "kelvin-helmholtz") return FvInit::kelvin_helmholtz;
+  return FvInit::uniform;
+}
+
 }  // namespace
 
-std::string resolved_bc(const ParamSet& p, int axis, int side) {
-  const char* axes[3] = {"x", "y", "z"};
-  const std::string face = std::string("fv.bc_") + axes[axis] + (side == 0 ? "min" : "max");
-  const std::string both = std::string("fv.bc_") + axes[axis];
-  if (p.get_string(face) != "inherit") return p.get_string(face);
-  if (p.get_string(both) != "inherit") return p.get_string(both);
-  return p.get_string("fv.bc");
+FvConfig parse_config(const ParamSet& p) {
+  FvConfig c;
+  c.grid = grid_config(p);
+  c.parallel = parallel_config(p);
+  c.physics.gamma = p.get_real("fv.gamma");
+  c.physics.theta = p.get_real("fv.theta");
+  c.physics.plm = p.get_string("fv.reconstruction") == "plm";
+  c.physics.riemann = parse_riemann(p.get_string("fv.riemann"));
+  c.physics.rho_floor = p.get_real("fv.rho_floor");
+  c.physics.p_floor = p.get_real("fv.p_floor");
+  c.cfl = p.get_real("fv.cfl");
+  for (int a = 0; a < 3; ++a)
+    for (int side = 0; side < 2; ++side) c.bc[a][side] = parse_bc(resolved_bc(p, a, side));
+  c.tracer = p.get_bool("fv.tracer");
+  const std::string& tile = p.get_string("fv.cuda_tile");
+  c.tile = tile == "32x8"   ? TileChoice::rows8
+           : tile == "32x4" ? TileChoice::rows4
+                            : TileChoice::automatic;
+  c.init = parse_init(p.get_string("fv.init"));
+  c.ambient_rho = p.get_real("fv.ambient_rho");
+  c.ambient_p = p.get_real("fv.ambient_p");
+  c.velocity = {p.get_real("fv.ux"), p.get_real("fv.uy"), p.get_real("fv.uz")};
+  c.tube_axis = p.get_string("fv.axis")[0] - 'x';
+  c.interface = p.get_real("fv.interface");
+  c.left = {p.get_real("fv.left_rho"), p.get_real("fv.left_p"), p.get_real("fv.left_u")};
+  c.right = {p.get_real("fv.right_rho"), p.get_real("fv.right_p"), p.get_real("fv.right_u")};
+  c.blast_energy = p.get_real("fv.blast_energy");
+  c.blast_radius = p.get_real("fv.blast_radius");
+  c.blast_centre = {p.get_real("fv.blast_x"), p.get_real("fv.blast_y"), p.get_real("fv.blast_z")};
+  c.cloud_radius = p.get_real("fv.cloud_radius");
+  c.cloud_density_ratio = p.get_real("fv.cloud_density_ratio");
+  c.cloud_centre = {p.get_real("fv.cloud_x"), p.get_real("fv.cloud_y"), p.get_real("fv.cloud_z")};
+  c.kh_rho_inner = p.get_real("fv.kh_rho_inner");
+  c.kh_rho_outer = p.get_real("fv.kh_rho_outer");
+  c.kh_shear = p.get_real("fv.kh_shear");
+  c.kh_p = p.get_real("fv.kh_p");
+  c.kh_amplitude = p.get_real("fv.kh_amplitude");
+  c.kh_modes = p.get_int("fv.kh_modes");
+  c.kh_band = p.get_real("fv.kh_band");
+  c.kh_seed_width = p.get_real("fv.kh_seed_width");
+  return c;
+}
+
+const char* riemann_name(Riemann r) {
+  switch (r) {
+    case Riemann::hll:
+      return "hll";
+    case Riemann::llf:
+      return "llf";
+    case Riemann::hllc:
+      break;
+  }
+  return "hllc";
+}
+
+const char* bc_name(Bc b) {
+  switch (b) {
+    case Bc::reflecting:
+      return "reflecting";
+    case Bc::periodic:
+      return "periodic";
+    case Bc::neighbour:
+      return "MPI neighbour";
+    case Bc::outflow:
+      break;
+  }
+  return "outflow";
 }
 
 SolverFamily family() {

@@ -4,7 +4,7 @@
 // primitive <-> conservative conversion with floors, the theta-minmod PLM reconstruction
 // (Wang, Abel & Kaehler 2010, eqs. 9-11), the physical flux (eqs. 3-5) and the LLF
 // (eq. 12), HLL and HLLC approximate Riemann solvers, and the cell update of one TVD RK2
-// stage (eq. 8).
+// stage (eq. 8) with its first-order fallback.
 //
 // Variables: NV = 5 (Euler) or 6 (Euler plus a passive tracer).
 //   primitive    q = (rho, ux, uy, uz, p [, c])        c: tracer concentration
@@ -18,6 +18,13 @@
 namespace fluxview::fv {
 
 inline constexpr int kMaxVars = 6;
+
+// The slots of a state. Conservative U = (rho, rho u_x, rho u_y, rho u_z, E [, rho c]);
+// primitive q = (rho, u_x, u_y, u_z, p [, c]). Along axis a the momentum is kMomX + a and
+// the velocity kVelX + a.
+inline constexpr int kRho = 0;
+inline constexpr int kMomX = 1, kEnergy = 4, kRhoC = 5;             // conservative
+inline constexpr int kVelX = 1, kPressure = 4, kConcentration = 5;  // primitive
 
 template <class T, int NV>
 struct State {
@@ -66,13 +73,13 @@ FLUXVIEW_HD T sound_speed(T rho, T p, T gamma) {
 template <class T, int NV>
 FLUXVIEW_HD State<T, NV> prim_to_cons(const State<T, NV>& q, T gamma) {
   State<T, NV> u;
-  u.v[0] = q.v[0];
-  u.v[1] = q.v[0] * q.v[1];
-  u.v[2] = q.v[0] * q.v[2];
-  u.v[3] = q.v[0] * q.v[3];
-  u.v[4] = q.v[4] / (gamma - T(1)) +
-           T(0.5) * q.v[0] * (q.v[1] * q.v[1] + q.v[2] * q.v[2] + q.v[3] * q.v[3]);
-  if constexpr (NV > 5) u.v[5] = q.v[0] * q.v[5];
+  const T rho = q.v[kRho], ux = q.v[kVelX], uy = q.v[kVelX + 1], uz = q.v[kVelX + 2];
+  u.v[kRho] = rho;
+  u.v[kMomX] = rho * ux;
+  u.v[kMomX + 1] = rho * uy;
+  u.v[kMomX + 2] = rho * uz;
+  u.v[kEnergy] = q.v[kPressure] / (gamma - T(1)) + T(0.5) * rho * (ux * ux + uy * uy + uz * uz);
+  if constexpr (NV > 5) u.v[kRhoC] = rho * q.v[kConcentration];
   return u;
 }
 
@@ -81,24 +88,26 @@ FLUXVIEW_HD State<T, NV> prim_to_cons(const State<T, NV>& q, T gamma) {
 template <class T, int NV>
 FLUXVIEW_HD State<T, NV> cons_to_prim(const State<T, NV>& u, const Physics<T>& ph) {
   State<T, NV> q;
-  const T rho = fv_max(u.v[0], ph.rho_floor);
+  const T rho = fv_max(u.v[kRho], ph.rho_floor);
   const T inv = T(1) / rho;
-  q.v[0] = rho;
-  q.v[1] = u.v[1] * inv;
-  q.v[2] = u.v[2] * inv;
-  q.v[3] = u.v[3] * inv;
-  const T kin = T(0.5) * (u.v[1] * q.v[1] + u.v[2] * q.v[2] + u.v[3] * q.v[3]);
-  q.v[4] = fv_max((ph.gamma - T(1)) * (u.v[4] - kin), ph.p_floor);
-  if constexpr (NV > 5) q.v[5] = u.v[5] * inv;
+  q.v[kRho] = rho;
+  q.v[kVelX] = u.v[kMomX] * inv;
+  q.v[kVelX + 1] = u.v[kMomX + 1] * inv;
+  q.v[kVelX + 2] = u.v[kMomX + 2] * inv;
+  const T kin = T(0.5) * (u.v[kMomX] * q.v[kVelX] + u.v[kMomX + 1] * q.v[kVelX + 1] +
+                          u.v[kMomX + 2] * q.v[kVelX + 2]);
+  q.v[kPressure] = fv_max((ph.gamma - T(1)) * (u.v[kEnergy] - kin), ph.p_floor);
+  if constexpr (NV > 5) q.v[kConcentration] = u.v[kRhoC] * inv;
   return q;
 }
 
 // Whether a conservative state is physical: density and pressure above their floors.
 template <class T, int NV>
 FLUXVIEW_HD bool admissible(const State<T, NV>& u, const Physics<T>& ph) {
-  if (!(u.v[0] > ph.rho_floor)) return false;  // also catches NaN
-  const T kin = T(0.5) * (u.v[1] * u.v[1] + u.v[2] * u.v[2] + u.v[3] * u.v[3]) / u.v[0];
-  return (ph.gamma - T(1)) * (u.v[4] - kin) > ph.p_floor;
+  if (!(u.v[kRho] > ph.rho_floor)) return false;  // also catches NaN
+  const T mx = u.v[kMomX], my = u.v[kMomX + 1], mz = u.v[kMomX + 2];
+  const T kin = T(0.5) * (mx * mx + my * my + mz * mz) / u.v[kRho];
+  return (ph.gamma - T(1)) * (u.v[kEnergy] - kin) > ph.p_floor;
 }
 
 // Holds density and pressure at their floors, keeping velocity (and concentration).
@@ -111,9 +120,9 @@ FLUXVIEW_HD State<T, NV> apply_floors(const State<T, NV>& u, const Physics<T>& p
 // sum over axes of (|u_a| + c) / dx_a (inv_dx = 0 along a reduced axis).
 template <class T, int NV>
 FLUXVIEW_HD T signal_rate(const State<T, NV>& q, T gamma, const T inv_dx[3]) {
-  const T c = sound_speed(q.v[0], q.v[4], gamma);
-  return (fv_abs(q.v[1]) + c) * inv_dx[0] + (fv_abs(q.v[2]) + c) * inv_dx[1] +
-         (fv_abs(q.v[3]) + c) * inv_dx[2];
+  const T c = sound_speed(q.v[kRho], q.v[kPressure], gamma);
+  return (fv_abs(q.v[kVelX]) + c) * inv_dx[0] + (fv_abs(q.v[kVelX + 1]) + c) * inv_dx[1] +
+         (fv_abs(q.v[kVelX + 2]) + c) * inv_dx[2];
 }
 
 // ---- reconstruction (eqs. 9-11) -------------------------------------------------------
@@ -152,7 +161,8 @@ FLUXVIEW_HD void reconstruct(const State<T, NV>& a, const State<T, NV>& b, const
     left.v[m] = b.v[m] + T(0.5) * limited_slope(b.v[m] - a.v[m], c.v[m] - b.v[m], ph.theta);
     right.v[m] = c.v[m] - T(0.5) * limited_slope(c.v[m] - b.v[m], d.v[m] - c.v[m], ph.theta);
   }
-  if (!(left.v[0] > T(0) && left.v[4] > T(0) && right.v[0] > T(0) && right.v[4] > T(0))) {
+  if (!(left.v[kRho] > T(0) && left.v[kPressure] > T(0) && right.v[kRho] > T(0) &&
+        right.v[kPressure] > T(0))) {
     left = b;
     right = c;
   }
@@ -163,15 +173,15 @@ FLUXVIEW_HD void reconstruct(const State<T, NV>& a, const State<T, NV>& b, const
 // Physical flux along axis D (eqs. 3-5) of the state with primitives q and conservatives u.
 template <int D, class T, int NV>
 FLUXVIEW_HD State<T, NV> physical_flux(const State<T, NV>& q, const State<T, NV>& u) {
-  const T un = q.v[1 + D];
+  const T un = q.v[kVelX + D];
   State<T, NV> f;
-  f.v[0] = u.v[0] * un;
-  f.v[1] = u.v[1] * un;
-  f.v[2] = u.v[2] * un;
-  f.v[3] = u.v[3] * un;
-  f.v[1 + D] += q.v[4];
-  f.v[4] = (u.v[4] + q.v[4]) * un;
-  if constexpr (NV > 5) f.v[5] = u.v[5] * un;
+  f.v[kRho] = u.v[kRho] * un;
+  f.v[kMomX] = u.v[kMomX] * un;
+  f.v[kMomX + 1] = u.v[kMomX + 1] * un;
+  f.v[kMomX + 2] = u.v[kMomX + 2] * un;
+  f.v[kMomX + D] += q.v[kPressure];
+  f.v[kEnergy] = (u.v[kEnergy] + q.v[kPressure]) * un;
+  if constexpr (NV > 5) f.v[kRhoC] = u.v[kRhoC] * un;
   return f;
 }
 
@@ -182,8 +192,9 @@ FLUXVIEW_HD State<T, NV> riemann_flux(const State<T, NV>& qL, const State<T, NV>
   const T g = ph.gamma;
   const State<T, NV> uL = prim_to_cons(qL, g), uR = prim_to_cons(qR, g);
   const State<T, NV> fL = physical_flux<D>(qL, uL), fR = physical_flux<D>(qR, uR);
-  const T cL = sound_speed(qL.v[0], qL.v[4], g), cR = sound_speed(qR.v[0], qR.v[4], g);
-  const T vL = qL.v[1 + D], vR = qR.v[1 + D];
+  const T cL = sound_speed(qL.v[kRho], qL.v[kPressure], g);
+  const T cR = sound_speed(qR.v[kRho], qR.v[kPressure], g);
+  const T vL = qL.v[kVelX + D], vR = qR.v[kVelX + D];
   State<T, NV> f;
   if (ph.riemann == Riemann::llf) {
     // Eq. 12: one symmetric speed lambda_0 = max |u +- c| over both sides.
@@ -208,16 +219,16 @@ FLUXVIEW_HD State<T, NV> riemann_flux(const State<T, NV>& qL, const State<T, NV>
   // side the face sits in.
   if (sL >= T(0)) return fL;
   if (sR <= T(0)) return fR;
-  const T mL = qL.v[0] * (sL - vL), mR = qR.v[0] * (sR - vR);
-  const T sM = (qR.v[4] - qL.v[4] + mL * vL - mR * vR) / (mL - mR);
+  const T mL = qL.v[kRho] * (sL - vL), mR = qR.v[kRho] * (sR - vR);
+  const T sM = (qR.v[kPressure] - qL.v[kPressure] + mL * vL - mR * vR) / (mL - mR);
   // The side the face sits in, selected value by value (no reference to either state:
   // on the GPU that would force both into local memory).
   const bool left = sM >= T(0);
   const T s = left ? sL : sR;
   const T m = left ? mL : mR;  // rho (s - u_n)
   const T vn = left ? vL : vR;
-  const T rho = left ? qL.v[0] : qR.v[0];
-  const T pk = left ? qL.v[4] : qR.v[4];
+  const T rho = left ? qL.v[kRho] : qR.v[kRho];
+  const T pk = left ? qL.v[kPressure] : qR.v[kPressure];
   const T rs = m / (s - sM);  // star density
   State<T, NV> us, u, fK;
 #pragma unroll
@@ -225,13 +236,13 @@ FLUXVIEW_HD State<T, NV> riemann_flux(const State<T, NV>& qL, const State<T, NV>
     u.v[k] = left ? uL.v[k] : uR.v[k];
     fK.v[k] = left ? fL.v[k] : fR.v[k];
   }
-  us.v[0] = rs;
-  us.v[1] = rs * (left ? qL.v[1] : qR.v[1]);
-  us.v[2] = rs * (left ? qL.v[2] : qR.v[2]);
-  us.v[3] = rs * (left ? qL.v[3] : qR.v[3]);
-  us.v[1 + D] = rs * sM;
-  us.v[4] = rs * (u.v[4] / rho + (sM - vn) * (sM + pk / m));
-  if constexpr (NV > 5) us.v[5] = rs * (left ? qL.v[5] : qR.v[5]);
+  us.v[kRho] = rs;
+  us.v[kMomX] = rs * (left ? qL.v[kVelX] : qR.v[kVelX]);
+  us.v[kMomX + 1] = rs * (left ? qL.v[kVelX + 1] : qR.v[kVelX + 1]);
+  us.v[kMomX + 2] = rs * (left ? qL.v[kVelX + 2] : qR.v[kVelX + 2]);
+  us.v[kMomX + D] = rs * sM;
+  us.v[kEnergy] = rs * (u.v[kEnergy] / rho + (sM - vn) * (sM + pk / m));
+  if constexpr (NV > 5) us.v[kRhoC] = rs * (left ? qL.v[kConcentration] : qR.v[kConcentration]);
 #pragma unroll
   for (int k = 0; k < NV; ++k) f.v[k] = fK.v[k] + s * (us.v[k] - u.v[k]);
   return f;
@@ -292,6 +303,31 @@ FLUXVIEW_HD State<T, NV> first_order_divergence(const State<T, NV>& q, const Sta
   return flux_divergence(riemann_flux<0>(xm, q, ph), riemann_flux<0>(q, xp, ph),
                          riemann_flux<1>(ym, q, ph), riemann_flux<1>(q, yp, ph),
                          riemann_flux<2>(zm, q, ph), riemann_flux<2>(q, zp, ph), inv_dx);
+}
+
+// The update of one cell in a stage: w0 U0 + w (U + dt L) with the high-order flux
+// divergence l. Where that state is not admissible, the same with the cell's first-order
+// divergence (first_order(), called only then, so that its neighbours are read only then),
+// and where even that is not, the floors; `corrected` counts such cells. Both backends
+// update every cell through it.
+template <class T, int NV, class FirstOrder>
+FLUXVIEW_HD State<T, NV> update_cell(const State<T, NV>& u0, const State<T, NV>& u,
+                                     const State<T, NV>& l, T dt, T w0, T w, const Physics<T>& ph,
+                                     const FirstOrder& first_order, unsigned long long& corrected) {
+  State<T, NV> r = rk_combine(u0, u, l, dt, w0, w);
+  if (!admissible(r, ph)) {
+    r = rk_combine(u0, u, first_order(), dt, w0, w);
+    if (!admissible(r, ph)) r = apply_floors(r, ph);
+    ++corrected;
+  }
+  return r;
+}
+
+// The CFL signal rate of a cell from its conservative state, in double for the reductions.
+template <class T, int NV>
+FLUXVIEW_HD double cell_signal_rate(const State<T, NV>& u, const Physics<T>& ph,
+                                    const T inv_dx[3]) {
+  return double(signal_rate(cons_to_prim(u, ph), ph.gamma, inv_dx));
 }
 
 }  // namespace fluxview::fv

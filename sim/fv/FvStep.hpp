@@ -1,10 +1,13 @@
 #pragma once
 // One TVD RK2 stage, ghost filling, the CFL rate and the reductions of the finite-volume
-// solver, as the two backends implement them. The solver (FvSolver.cpp) owns the fields
-// and sequences the calls; these functions only move data and loop. The physics they
-// apply is FvPhysics.hpp, shared by both.
+// solver, and the backend object that computes them. The solver (FvSolver*.cpp) owns the
+// fields and sequences the calls; a backend only moves data and loops. The physics it
+// applies is FvPhysics.hpp.
 #include <cstdint>
+#include <memory>
+#include <string>
 
+#include "sim/core/Backend.hpp"
 #include "sim/core/FieldLayout.hpp"
 #include "sim/fv/FvPhysics.hpp"
 
@@ -19,8 +22,8 @@ inline constexpr int kGhost = 2;
 
 // The interior cell a ghost copies along a boundary axis of n cells: ghost layer h (0
 // next to the interior) on side 0 (low, index -1 - h) or 1 (high, index n + h).
-// Periodic wraps, reflecting mirrors (the solver then negates the normal momentum),
-// outflow repeats the edge cell. Shared by the CPU loop and the CUDA kernel.
+// Periodic wraps, reflecting mirrors (the fill then negates the normal momentum), outflow
+// repeats the edge cell.
 FLUXVIEW_HD int ghost_source(Bc bc, int side, int h, int n) {
   if (bc == Bc::periodic) return side == 0 ? n - 1 - h : h;
   if (bc == Bc::reflecting) return side == 0 ? h : n - 1 - h;
@@ -55,7 +58,9 @@ struct StageArgs {
   Conserved<T> in;     // the state L is evaluated on; ghosts filled
   Conserved<T> out;    // written: interior only. Must not be `in`.
   T dt = 0;
-  T a = 0, b = 1;           // out = a U0 + b (in + dt L(in))
+  // out = weight_u0 U0 + weight_in (in + dt L(in)): stage 1 of eq. 8 is (0, 1), stage 2
+  // (1/2, 1/2).
+  T weight_u0 = 0, weight_in = 1;
   T inv_dx[3] = {0, 0, 0};  // 1/dx per axis, 0 along a reduced axis
   Physics<T> ph;
   // Cells whose update needed the first-order fallback or the floors are added here
@@ -65,10 +70,7 @@ struct StageArgs {
   // sum_a (|u_a| + c)/dx_a (the next step's CFL rate), stored as the bits of a
   // non-negative double (so an integer max orders it); NaN anywhere gives NaN bits.
   unsigned long long* rate_bits = nullptr;
-  // CPU backend only: scratch of 3 * nv * layout.size elements (primitives, one axis's
-  // face fluxes, the accumulated flux divergence), owned by the solver.
-  T* cpu_work = nullptr;
-  // CUDA backend only: rows of the block tile (8 or 4), fv.cuda_tile.
+  // The device only: rows of the block tile (8 or 4), fv.cuda_tile.
   int tile_rows = 8;
 };
 
@@ -77,7 +79,7 @@ struct GhostArgs {
 };
 
 // Totals over the interior for the diagnostics (sums of cell values; the solver
-// multiplies by the cell volume).
+// multiplies by the cell volume). Cells with a value that is not finite are only counted.
 struct Totals {
   double mass = 0, momentum[3] = {0, 0, 0}, energy = 0;
   double tracer_mass = 0;  // sum rho c
@@ -90,51 +92,51 @@ struct Totals {
 enum class Derived : int { ux = 0, uy = 1, uz = 2, p = 3, tracer = 4 };
 
 // A derived field at one cell from its primitive state q = (rho, ux, uy, uz, p) and the
-// conserved tracer density rho c: shared by the CPU loop and the CUDA kernel.
+// conserved tracer density rho c.
 template <class T>
 FLUXVIEW_HD T derived_value(const State<T, 5>& q, T tracer_density, Derived what) {
   switch (what) {
     case Derived::ux:
-      return q.v[1];
+      return q.v[kVelX];
     case Derived::uy:
-      return q.v[2];
+      return q.v[kVelX + 1];
     case Derived::uz:
-      return q.v[3];
+      return q.v[kVelX + 2];
     case Derived::p:
-      return q.v[4];
+      return q.v[kPressure];
     default:
-      return tracer_density / q.v[0];
+      return tracer_density / q.v[kRho];
   }
 }
 
-// ---- CPU backend (FvCpu.cpp): OpenMP loops --------------------------------------------
 template <class T>
-void fill_ghosts_cpu(const Conserved<T>& u, int nv, const FieldLayout& l, const GhostArgs& g);
-template <class T>
-void stage_cpu(const StageArgs<T>& a);
-// max over the interior of the signal rate (NaN if any cell is not finite).
-template <class T>
-double max_rate_cpu(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph,
-                    const T inv_dx[3]);
-template <class T>
-Totals totals_cpu(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph);
-template <class T>
-void derived_cpu(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph,
-                 Derived what, T* out);
+class FvBackend : public Backend {
+ public:
+  using Backend::Backend;
+  // Fills the ghosts of every face whose boundary is not Bc::neighbour (those come from
+  // the MPI exchange), axis by axis, so edges and corners hold values too.
+  virtual void fill_boundary_ghosts(const Conserved<T>& u, int nv, const FieldLayout& l,
+                                    const GhostArgs& g) = 0;
+  virtual void stage(const StageArgs<T>& a) = 0;
+  // max over the interior of the signal rate; not finite when any cell is not.
+  virtual double max_rate(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph,
+                          const T inv_dx[3]) = 0;
+  virtual Totals totals(const Conserved<T>& u, int nv, const FieldLayout& l,
+                        const Physics<T>& ph) = 0;
+  // A derived field into `out` (the interior; same layout and location as the state).
+  virtual void derived(const Conserved<T>& u, const FieldLayout& l, const Physics<T>& ph,
+                       Derived what, T* out) = 0;
+  // What computes a stage, for run.json.
+  virtual std::string kernel(int tile_rows) const = 0;
+};
 
-// ---- CUDA backend (cuda/FvKernels.cu): launches on the default stream -----------------
-// Each throws where the build has no CUDA.
+// The host backend (FvCpu.cpp), the device backend (cuda/FvKernels.cu), and the backend
+// of a run (FvCpu.cpp; throws for cuda in a build without CUDA).
 template <class T>
-void fill_ghosts_cuda(const Conserved<T>& u, int nv, const FieldLayout& l, const GhostArgs& g);
+std::unique_ptr<FvBackend<T>> make_host_backend();
 template <class T>
-void stage_cuda(const StageArgs<T>& a);
+std::unique_ptr<FvBackend<T>> make_device_backend();
 template <class T>
-double max_rate_cuda(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph,
-                     const T inv_dx[3]);
-template <class T>
-Totals totals_cuda(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph);
-template <class T>
-void derived_cuda(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph,
-                  Derived what, T* out);
+std::unique_ptr<FvBackend<T>> make_backend(BackendKind backend);
 
 }  // namespace fluxview::fv

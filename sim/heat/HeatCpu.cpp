@@ -1,40 +1,59 @@
-#include <array>
-#include <cstddef>
+// The heat family's host backend, and the choice of backend for a run.
 #include <cstdint>
-#include <memory>
-#include <string>
-#include <string_view>
-#include <vector>
 
+#include "sim/core/ExecHost.hpp"
 #include "sim/heat/HeatStencil.hpp"
 #include "sim/heat/HeatStep.hpp"
 
 namespace fluxview::heat {
 
+namespace {
+
 template <class T>
-void step_cpu(const HeatStepArgs<T>& a) {
-  const FieldLayout& l = a.layout;
-  // Along a reduced axis the stride is never used: c = 0 makes the term vanish, and
-  // pointing the neighbour at the cell itself keeps the read in bounds.
-  const std::int64_t sx = l.n[0] > 1 ? 1 : 0;
-  const std::int64_t sy = l.n[1] > 1 ? l.sy : 0;
-  const std::int64_t sz = l.n[2] > 1 ? l.sz : 0;
-  const T cx = a.cx, cy = a.cy, cz = a.cz;
-#pragma omp parallel for collapse(2) schedule(static)
-  for (int k = 0; k < l.n[2]; ++k)
-    for (int j = 0; j < l.n[1]; ++j) {
-      const std::int64_t o = l.index(0, j, k);
-      const T* __restrict__ in = a.in + o;
-      T* __restrict__ out = a.out + o;
-#pragma omp simd
-      for (int i = 0; i < l.n[0]; ++i)
-        out[i] = ftcs_update(in[i], in[i - sx], in[i + sx], in[i - sy], in[i + sy], in[i - sz],
-                             in[i + sz], cx, cy, cz);
-    }
+class HostHeat final : public HeatBackend<T> {
+ public:
+  HostHeat() : HeatBackend<T>(Location::host) {}
+
+  void step(const HeatStepArgs<T>& a) override {
+    const FieldLayout l = a.layout;
+    // Along a reduced axis the stride is never used: c = 0 makes the term vanish, and
+    // pointing the neighbour at the cell itself keeps the read in bounds.
+    const std::int64_t sx = l.n[0] > 1 ? 1 : 0;
+    const std::int64_t sy = l.n[1] > 1 ? l.sy : 0;
+    const std::int64_t sz = l.n[2] > 1 ? l.sz : 0;
+    const T* __restrict__ in = a.in;
+    T* __restrict__ out = a.out;
+    const T cx = a.cx, cy = a.cy, cz = a.cz;
+    exec::for_each_cell(exec::Host{}, step_box(a), [=](int i, int j, int k) {
+      const std::int64_t c = l.index(i, j, k);
+      out[c] = ftcs_update(in[c], in[c - sx], in[c + sx], in[c - sy], in[c + sy], in[c - sz],
+                           in[c + sz], cx, cy, cz);
+    });
+  }
+
+  std::string kernel() const override { return "cpu-openmp"; }
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<HeatBackend<T>> make_host_backend() {
+  return std::make_unique<HostHeat<T>>();
 }
 
-template void step_cpu<float>(const HeatStepArgs<float>&);
-template void step_cpu<double>(const HeatStepArgs<double>&);
+template <class T>
+std::unique_ptr<HeatBackend<T>> make_backend(BackendKind backend, HeatKernel kernel) {
+  if (backend == BackendKind::cpu) return make_host_backend<T>();
+#if FLUXVIEW_HAVE_CUDA
+  return make_device_backend<T>(kernel);
+#else
+  (void)kernel;
+  throw_no_cuda_build();
+#endif
+}
+
+template std::unique_ptr<HeatBackend<float>> make_backend<float>(BackendKind, HeatKernel);
+template std::unique_ptr<HeatBackend<double>> make_backend<double>(BackendKind, HeatKernel);
 
 const std::vector<std::string>& kernel_names() {
   static const std::vector<std::string> names = {"3DBase", "3DShMOverL", "3DShMNoOverL", "2DBase",

@@ -1,3 +1,5 @@
+// The heat family: its parameters (the only place their keys are spelled), the typed
+// configuration read from them, the checks across them, and the grid they describe.
 #include <cmath>
 #include <functional>
 #include <initializer_list>
@@ -9,27 +11,13 @@
 #include <vector>
 
 #include "sim/core/ConfigError.hpp"
+#include "sim/heat/HeatConfig.hpp"
 #include "sim/heat/HeatSolver.hpp"
 #include "sim/heat/HeatStep.hpp"
 
 namespace fluxview::heat {
 
 namespace {
-
-// Spacing of the heat grid: n interior points between two wall points, so the walls sit
-// exactly on the ghost layer at 0 and L (point-centred; see HeatSolver.cpp).
-double spacing(const ParamSet& p, const char* n_key, const char* l_key) {
-  const auto n = p.get_int(n_key);
-  return n > 1 ? p.get_real(l_key) / double(n + 1) : 0.0;
-}
-
-double min_spacing(const ParamSet& p) {
-  double m = INFINITY;
-  for (const auto& [n, l] :
-       {std::pair{"grid.nx", "grid.lx"}, {"grid.ny", "grid.ly"}, {"grid.nz", "grid.lz"}})
-    if (const double d = spacing(p, n, l); d > 0) m = std::fmin(m, d);
-  return m;
-}
 
 std::vector<ParamSpec> heat_params() {
   const double inf = INFINITY;
@@ -71,36 +59,83 @@ std::vector<ParamSpec> heat_params() {
 }
 
 void validate(const ParamSet& p) {
-  const double dt = p.get_real("heat.dt");
-  if (dt > 0) {
-    const double limit = max_stable_dt(p);
-    if (dt > limit) {
-      const double dx = min_spacing(p);
+  const HeatConfig c = parse_config(p);
+  const Grid g = heat_grid(c.grid);
+  if (c.dt > 0) {
+    const double limit = max_stable_dt(g, c.alpha);
+    if (c.dt > limit) {
+      double dx = INFINITY;
+      for (int a = 0; a < 3; ++a)
+        if (g.n[a] > 1) dx = std::fmin(dx, g.spacing[a]);
       std::ostringstream m;
       m.precision(6);
-      m << "heat.dt = " << dt
-        << " s is unstable: d = alpha*dt/dx^2 = " << p.get_real("heat.alpha") * dt / (dx * dx)
+      m << "heat.dt = " << c.dt
+        << " s is unstable: d = alpha*dt/dx^2 = " << c.alpha * c.dt / (dx * dx)
         << " must stay at or below 1/6 (FTCS stability); allowed: heat.dt <= " << limit
         << " s for this grid and alpha, or 0 for the automatic step";
       throw ConfigError(m.str());
     }
   }
-  if (p.get_int("grid.nx") * p.get_int("grid.ny") * p.get_int("grid.nz") < 1)
+  if (std::int64_t(c.grid.n[0]) * c.grid.n[1] * c.grid.n[2] < 1)
     throw ConfigError("grid: at least one cell is needed");
 }
 
 }  // namespace
 
-double max_stable_dt(const ParamSet& p) {
-  double inv = 0;
-  const char* nk[3] = {"grid.nx", "grid.ny", "grid.nz"};
-  const char* lk[3] = {"grid.lx", "grid.ly", "grid.lz"};
+HeatConfig parse_config(const ParamSet& p) {
+  HeatConfig c;
+  c.grid = grid_config(p);
+  c.parallel = parallel_config(p);
+  c.alpha = p.get_real("heat.alpha");
+  c.dt = p.get_real("heat.dt");
+  c.safety = p.get_real("heat.safety");
+  const std::string& init = p.get_string("heat.init");
+  c.init = init == "sine"       ? HeatInit::sine
+           : init == "hot-spot" ? HeatInit::hot_spot
+                                : HeatInit::uniform;
+  c.T_initial = p.get_real("heat.T_initial");
+  c.walls = {{{p.get_real("heat.T_xmin"), p.get_real("heat.T_xmax")},
+              {p.get_real("heat.T_ymin"), p.get_real("heat.T_ymax")},
+              {p.get_real("heat.T_zmin"), p.get_real("heat.T_zmax")}}};
+  c.sine_amplitude = p.get_real("heat.sine_amplitude");
+  c.sine_modes = {p.get_int("heat.sine_mx"), p.get_int("heat.sine_my"), p.get_int("heat.sine_mz")};
+  c.spot_T = p.get_real("heat.spot_T");
+  c.spot_radius = p.get_real("heat.spot_radius");
+  c.spot_centre = {p.get_real("heat.spot_x"), p.get_real("heat.spot_y"), p.get_real("heat.spot_z")};
+  c.kernel = parse_kernel(p.get_string("heat.kernel"));
+  c.steady_tol = p.get_real("heat.steady_tol");
+  c.check_every = p.get_int("heat.check_every");
+  return c;
+}
+
+Grid heat_grid(const GridConfig& gc) {
+  Grid g;
+  g.n = gc.n;
+  g.ghost = 1;
+  g.centering = Centering::point;
   for (int a = 0; a < 3; ++a) {
-    const double d = spacing(p, nk[a], lk[a]);
-    if (d > 0) inv += 1.0 / (d * d);
+    g.spacing[a] = gc.n[a] > 1 ? gc.length[a] / (gc.n[a] + 1) : gc.length[a];
+    g.origin[a] = gc.n[a] > 1 ? g.spacing[a] : 0.5 * gc.length[a];
   }
-  if (inv == 0) return INFINITY;  // a single point: nothing diffuses
-  return 0.5 / (p.get_real("heat.alpha") * inv);
+  return g;
+}
+
+double inverse_spacing_sum(const Grid& g) {
+  double inv = 0;
+  for (int a = 0; a < 3; ++a)
+    if (g.n[a] > 1) inv += 1 / (g.spacing[a] * g.spacing[a]);
+  return inv;
+}
+
+double max_stable_dt(const Grid& g, double alpha) {
+  const double inv = inverse_spacing_sum(g);
+  if (inv == 0) return INFINITY;
+  return 0.5 / (alpha * inv);
+}
+
+double time_step(const HeatConfig& c, const Grid& g) {
+  const double dt = c.dt > 0 ? c.dt : c.safety * max_stable_dt(g, c.alpha);
+  return std::isfinite(dt) ? dt : 1.0;
 }
 
 SolverFamily family() {

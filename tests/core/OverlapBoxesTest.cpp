@@ -7,9 +7,11 @@
 #include <optional>
 #include <string>
 
+#include <string>
 #include <vector>
 
 #include "sim/core/OverlapBoxes.hpp"
+#include "sim/core/Scenario.hpp"
 
 using namespace fluxview;
 using namespace fluxview::parallel;
@@ -63,13 +65,13 @@ TEST(OverlapBoxes, NoneWhenNothingIsSplitOrTheInteriorIsEmpty) {
   EXPECT_FALSE(overlap_boxes(box_with_dims(n, {1, 1, 2}), n, {3, 3, 0}, {37, 14, 8}));
 }
 
-TEST(OverlapBoxes, TheEnvironmentOverridesTheFamilyDefault) {
-  unsetenv("FLUXVIEW_MPI_OVERLAP");
-  EXPECT_TRUE(overlap_wanted(true));
-  EXPECT_FALSE(overlap_wanted(false));
-  setenv("FLUXVIEW_MPI_OVERLAP", "0", 1);
-  EXPECT_FALSE(overlap_wanted(true));
-  setenv("FLUXVIEW_MPI_OVERLAP", "1", 1);
-  EXPECT_TRUE(overlap_wanted(false));
-  unsetenv("FLUXVIEW_MPI_OVERLAP");
+TEST(OverlapBoxes, TheRunParameterOverridesTheFamilyDefault) {
+  auto choice = [](const std::string& value) {
+    return parallel_config(load_scenario("heat/hot-spot", {"run.mpi_overlap=" + value}).params)
+        .overlap;
+  };
+  EXPECT_TRUE(overlap_wanted(true, choice("auto")));
+  EXPECT_FALSE(overlap_wanted(false, choice("auto")));
+  EXPECT_FALSE(overlap_wanted(true, choice("off")));
+  EXPECT_TRUE(overlap_wanted(false, choice("on")));
 }

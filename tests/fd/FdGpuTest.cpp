@@ -74,7 +74,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"19point", Precision::f32, "grid.n=40"}, Case{"19point", Precision::f64, "grid.n=40"},
         Case{"fast", Precision::f32, "grid.n=40"}, Case{"fast", Precision::f64, "grid.n=40"},
         Case{"direct55", Precision::f32, "grid.n=40"},
-        Case{"direct19", Precision::f64, "grid.n=40"}, Case{"55point", Precision::f32, "grid.n=64"},
+        Case{"direct55", Precision::f64, "grid.n=40"}, Case{"55point", Precision::f32, "grid.n=64"},
         Case{"55point", Precision::f64, "grid.n=64"}, Case{"19point", Precision::f32, "grid.n=64"},
         Case{"19point", Precision::f64, "grid.n=64"}, Case{"fast", Precision::f32, "grid.n=64"},
         Case{"fast", Precision::f64, "grid.n=64"}),

@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "insitu/checkpoint/Checkpoint.hpp"
+#include "insitu/snapshot/SnapshotSeries.hpp"
 #include "tests/support/RunFluxview.hpp"
 
 namespace fs = std::filesystem;
@@ -25,8 +27,11 @@ std::string slurp(const fs::path& p) {
   s << in.rdbuf();
   return s.str();
 }
+fs::path fresh_path(const std::string& n) {
+  return fs::temp_directory_path() / ("fluxview_restart_" + n);
+}
 fs::path fresh(const std::string& n) {
-  const auto d = fs::temp_directory_path() / ("fluxview_restart_" + n);
+  const auto d = fresh_path(n);
   fs::remove_all(d);
   return d;
 }
@@ -75,12 +80,13 @@ TEST(RestartCli, RestartRefusesChangesBeyondRunKeysAndBadFiles) {
 
 TEST(RestartCli, SigtermFinishesTheStepWritesACheckpointAndRunJson) {
   const fs::path d = fresh("sig");
-  // A run far longer than the 2 s after which `timeout` sends SIGTERM.
+  // A run far longer than the 5 s after which `timeout` sends SIGTERM (time enough to start
+  // on a loaded machine: a signal before fluxview's handler is in place kills it).
   const auto r = run_fluxview(
       "run heat/hot-wall --backend cpu --set grid.n=48 --set heat.steady_tol=0 --steps 100000000 "
       "--checkpoint-every 100000000 --quiet --output " +
           d.string(),
-      "timeout --preserve-status -s TERM 2 ");
+      "timeout --preserve-status -s TERM 5 ");
   EXPECT_EQ(r.code, 130) << r.out;
   const auto j = run_json(d);
   EXPECT_EQ(j["status"], "interrupted");
@@ -91,4 +97,109 @@ TEST(RestartCli, SigtermFinishesTheStepWritesACheckpointAndRunJson) {
   std::snprintf(name, sizeof name, "checkpoint_%06lld.h5", static_cast<long long>(step));
   EXPECT_TRUE(fs::exists(d / name)) << name;
   EXPECT_TRUE(fs::exists(d / "series.pvd"));
+}
+
+TEST(RestartCli, ARestartRefusesAnotherScenarioOrPrecisionAndATimeItHasPassed) {
+  const fs::path a = fresh("refusals");
+  ASSERT_EQ(run_fluxview("run heat/hot-spot --backend cpu --set grid.n=8 --steps 4 "
+                         "--checkpoint-every 2 --quiet --output " +
+                         a.string())
+                .code,
+            0);
+  const std::string ck2 = (a / "checkpoint_000002.h5").string();
+  const double t2 = fluxview::read_checkpoint(a / "checkpoint_000002.h5").state.time;
+  struct Refusal {
+    std::string args, message;
+  };
+  const Refusal refusals[] = {
+      {"fv/sedov --restart " + ck2,
+       "--restart " + ck2 + ": the checkpoint is of heat/hot-spot, not of fv/sedov"},
+      {"--restart " + ck2 + " --precision float",
+       "--precision float: the checkpoint " + ck2 + " holds double state"},
+      {"--restart " + ck2 + " --until " + std::to_string(t2 / 2), "the checkpoint is at t = "},
+      // At the end of its run (4 steps) and told nothing more: nothing to run.
+      {"--restart " + (a / "checkpoint_000004.h5").string(),
+       "the checkpoint is at step 4, the end of its run (run.steps = 4); say how far to go on"},
+  };
+  for (const Refusal& f : refusals) {
+    const fs::path out = fresh("refused");
+    const auto r = run_fluxview("run " + f.args + " --backend cpu --output " + out.string());
+    EXPECT_EQ(r.code, 2) << f.args << ": " << r.out;
+    EXPECT_NE(r.out.find(f.message), std::string::npos) << f.args << ": " << r.out;
+    EXPECT_FALSE(fs::exists(out)) << f.args << ": a refused restart created its output folder";
+  }
+  // Naming the checkpoint's own scenario and precision is no change.
+  const auto same = run_fluxview("run heat/hot-spot --restart " + ck2 +
+                                 " --precision double --backend cpu --steps 1 --quiet --output " +
+                                 fresh("same").string());
+  EXPECT_EQ(same.code, 0) << same.out;
+}
+
+TEST(RestartCli, StepsAndUntilMeanTheSameWhetherARunIsRestartedOrNot) {
+  // Bounded by steps: without --steps the restart goes on to the step the run was going to;
+  // --steps N runs N more.
+  const fs::path a = fresh("bound_steps");
+  ASSERT_EQ(run_fluxview("run heat/hot-spot --backend cpu --set grid.n=8 --steps 6 "
+                         "--checkpoint-every 2 --checkpoint-keep 3 --quiet --output " +
+                         a.string())
+                .code,
+            0);
+  const fs::path b = fresh("bound_steps_to_end");
+  auto r = run_fluxview("run --restart " + (a / "checkpoint_000002.h5").string() +
+                        " --backend cpu --quiet --output " + b.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(run_json(b)["steps"], 6);
+  EXPECT_EQ(run_json(b)["steps_run"], 4);
+  EXPECT_EQ(slurp(a / "snapshot_000006.vti"), slurp(b / "snapshot_000006.vti"));
+  const auto from = run_json(b)["restarted_from"];
+  EXPECT_EQ(from["step"], 2);
+  EXPECT_EQ(fs::path(from["checkpoint"].get<std::string>()).filename(), "checkpoint_000002.h5");
+  const fs::path c = fresh("bound_steps_more");
+  r = run_fluxview("run --restart " + (a / "checkpoint_000002.h5").string() +
+                   " --backend cpu --steps 3 --quiet --output " + c.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(run_json(c)["steps"], 5);
+  // A restart of a restart still knows where the run was going.
+  const fs::path e = fresh("bound_steps_chain");
+  ASSERT_EQ(run_fluxview("run --restart " + (a / "checkpoint_000002.h5").string() +
+                         " --backend cpu --checkpoint-every 2 --quiet --output " + e.string())
+                .code,
+            0);
+  r = run_fluxview("run --restart " + (e / "checkpoint_000004.h5").string() +
+                   " --backend cpu --quiet --output " + fresh("bound_steps_chain2").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(run_json(fresh_path("bound_steps_chain2"))["steps"], 6);
+
+  // Bounded by time: without --until the restart stops at the run's own end time.
+  const fs::path t = fresh("bound_time");
+  ASSERT_EQ(run_fluxview("run heat/sine-decay --backend cpu --set grid.n=8 --until 0.002 "
+                         "--checkpoint-every 1 --checkpoint-keep 100 --quiet --output " +
+                         t.string())
+                .code,
+            0);
+  const fs::path u = fresh("bound_time_to_end");
+  r = run_fluxview("run --restart " + (t / "checkpoint_000001.h5").string() +
+                   " --backend cpu --quiet --output " + u.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(run_json(u)["time"], run_json(t)["time"]);
+  EXPECT_EQ(run_json(u)["steps"], run_json(t)["steps"]);
+}
+
+TEST(RestartCli, ARestartIntoItsOwnFolderKeepsTheEarlierSnapshotsOfTheSeries) {
+  const fs::path a = fresh("same_folder");
+  ASSERT_EQ(run_fluxview("run heat/hot-spot --backend cpu --set grid.n=8 --steps 8 --every 2 "
+                         "--checkpoint-every 4 --quiet --output " +
+                         a.string())
+                .code,
+            0);
+  const std::string before = slurp(a / "series.pvd");
+  const auto r = run_fluxview("run --restart " + (a / "checkpoint_000004.h5").string() +
+                              " --backend cpu --every 2 --quiet --output " + a.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::vector<std::int64_t> steps;
+  for (const auto& s : fluxview::SnapshotSeries::read_series(a)) steps.push_back(s.step);
+  EXPECT_EQ(steps, (std::vector<std::int64_t>{0, 2, 4, 6, 8}));
+  EXPECT_EQ(slurp(a / "series.pvd"), before) << "the same run again must give the same series";
+  EXPECT_EQ(run_json(a)["snapshots"].size(), 5u);
+  EXPECT_EQ(run_json(a)["restarted_from"]["step"], 4);
 }

@@ -4,6 +4,11 @@
 //                            and host paths, both precisions
 //   render_bench frames [N]  frames per second of the 3D view while an N^3 (default 256)
 //                            CUDA heat run steps, for several steps per frame
+//   render_bench volume [N]  time the volume's refresh from an N^3 (default 256) CUDA
+//                            solver, shared-memory, mapped-texture and host paths, both
+//                            precisions (target 0.1 ms for 256^3 float)
+//   render_bench volume-frames [N]  frames per second of the volume, isosurface and
+//                            combined views at 1280x720 while an N^3 float run steps
 // Prints one JSON object per measurement. Needs a CUDA device and headless EGL.
 #include <chrono>
 #include <cstdint>
@@ -20,6 +25,7 @@
 
 #include "render/OffscreenRenderer.hpp"
 #include "render/SliceInterop.hpp"
+#include "render/VolumeTexture.hpp"
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/Scenario.hpp"
 #include "sim/core/SolverFamily.hpp"
@@ -211,7 +217,7 @@ void slice_bench(int n) {
                        t2.update(v, {2, m / 2}, UploadPath::interop);
                      },
                      500));
-    SliceRenderer r;
+    ViewRenderer r;
     ViewSettings vs;
     vs.mode = ViewMode::slices3d;
     vs.auto_range = false;
@@ -221,8 +227,8 @@ void slice_bench(int n) {
     print_update("three_slices_one_map_plus_auto_range", m, Precision::f32, "interop",
                  time_updates([&] { r.update(*solver, vs, UploadPath::interop); }, 500));
     if (shared_path_available(v)) {
-      // Three slices written by one batch of kernels with one host wait, three GL copies.
-      SliceRenderer rs;
+      // Three slices written by one batch of kernels with one host wait, read in place.
+      ViewRenderer rs;
       vs.auto_range = false;
       print_update("three_slices_one_wait", m, Precision::f32, "shared",
                    time_updates([&] { rs.update(*solver, vs, UploadPath::shared); }, 500));
@@ -265,6 +271,107 @@ void frames_bench(int n) {
   }
 }
 
+// The volume's refresh from the solver (VolumeTexture::update), N^3, each path and both
+// precisions: the kernel writing every cell and the bricks, and what the path adds (the
+// host wait of the shared memory, the map of the texture, the bus of the host path).
+void volume_bench(int n) {
+  OffscreenRenderer off(64, 64);  // only for the context
+  std::fprintf(stderr, "context: %s\n", off.context().description().c_str());
+  for (Precision prec : {Precision::f32, Precision::f64}) {
+    auto solver = heat({"grid.n=" + std::to_string(n)}, prec);
+    const FieldView v = solver->view("T");
+    for (UploadPath path : {UploadPath::shared, UploadPath::interop, UploadPath::host}) {
+      VolumeTexture tex;
+      try {
+        tex.update(v, path);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "volume %s: %s\n", row_name(path), e.what());
+        continue;
+      }
+      print_update("volume_refresh", n, prec, row_name(path),
+                   time_updates(
+                       [&] {
+                         tex.update(v, path);
+                         tex.note_gl_read();
+                       },
+                       path == UploadPath::host ? 5 : 200));
+    }
+  }
+}
+
+// Frames per second of the 3D view at 1280x720 while an N^3 CUDA heat run steps (float):
+// the volume alone (shared memory and mapped texture; empty-space skipping as the view
+// decides and off; lit), an isosurface, and slices, volume and isosurface together.
+// Each frame refreshes what it shows from the solver, as the GUI does.
+void volume_frames_bench(int n) {
+  const int w = 1280, h = 720;
+  OffscreenRenderer off(w, h);
+  std::fprintf(stderr, "context: %s\n", off.context().description().c_str());
+  Framebuffer target(w, h);
+  auto solver = heat({"grid.n=" + std::to_string(n)}, Precision::f32);
+  solver->advance(200);  // a spot that has spread a little
+  struct Case {
+    const char* name;
+    UploadPath path;
+    ViewSettings vs;
+  };
+  std::vector<Case> cases;
+  ViewSettings base;
+  base.mode = ViewMode::slices3d;
+  base.layers = {false, true, false, false};
+  base.volume.transfer = transfer_preset("temperature").function;
+  base.colormap = "inferno";
+  for (UploadPath path : {UploadPath::shared, UploadPath::interop}) {
+    cases.push_back({"volume", path, base});
+    ViewSettings off_skip = base;
+    off_skip.volume.skipping = Skipping::off;
+    cases.push_back({"volume_no_skipping", path, off_skip});
+    ViewSettings lit = base;
+    lit.volume.lighting = true;
+    cases.push_back({"volume_lit", path, lit});
+    ViewSettings iso = base;
+    iso.layers = {false, false, true, false};
+    cases.push_back({"isosurface", path, iso});
+    ViewSettings all = base;
+    all.layers = {true, true, true, false};
+    cases.push_back({"slices_volume_isosurface", path, all});
+  }
+  for (const Case& c : cases) {
+    for (int steps_per_frame : {0, 1, 4}) {
+      int frames = 0;
+      std::int64_t steps = 0;
+      try {
+        off.renderer().update(*solver, c.vs, c.path);  // set-up outside the timing
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s, %s: %s\n", c.name, row_name(c.path), e.what());
+        break;
+      }
+      const auto t0 = Clock::now();
+      while (since(t0) < 3.0) {
+        if (steps_per_frame > 0) {
+          solver->advance(steps_per_frame);
+          steps += steps_per_frame;
+        }
+        off.renderer().update(*solver, c.vs, c.path);
+        target.bind();
+        off.renderer().draw(c.vs, 0, 0, w, h);
+        glFinish();
+        ++frames;
+      }
+      solver->synchronize();
+      const double el = since(t0);
+      std::printf(
+          "{\"what\": \"volume_frames\", \"view\": \"%s\", \"path\": \"%s\", \"n\": %d, "
+          "\"width\": %d, \"height\": %d, \"steps_per_frame\": %d, \"fps\": %.1f, "
+          "\"ms_per_frame\": %.3f, \"skipping\": %s, \"steps_per_s\": %.1f}\n",
+          c.name, row_name(off.renderer().volume()->values().last_path()), n, w, h, steps_per_frame,
+          frames / el, el * 1e3 / frames, off.renderer().volume()->skipped() ? "true" : "false",
+          steps / el);
+      std::fflush(stdout);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -278,8 +385,12 @@ int main(int argc, char** argv) {
       slice_bench(argc > 2 ? std::stoi(argv[2]) : 1024);
     else if (what == "frames")
       frames_bench(argc > 2 ? std::stoi(argv[2]) : 256);
+    else if (what == "volume")
+      volume_bench(argc > 2 ? std::stoi(argv[2]) : 256);
+    else if (what == "volume-frames")
+      volume_frames_bench(argc > 2 ? std::stoi(argv[2]) : 256);
     else {
-      std::fprintf(stderr, "usage: render_bench slice|frames [N]\n");
+      std::fprintf(stderr, "usage: render_bench slice|frames|volume|volume-frames [N]\n");
       return 2;
     }
   } catch (const std::exception& e) {

@@ -104,6 +104,16 @@ std::string device_description(int device) {
          ", " + size + ")";
 }
 
+int multiprocessor_count() {
+  static const int count = [] {
+    int dev = 0, n = 0;
+    FLUXVIEW_CUDA_CHECK(cudaGetDevice(&dev));
+    FLUXVIEW_CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev));
+    return n > 0 ? n : 1;
+  }();
+  return count;
+}
+
 void memory_info(std::size_t& free_bytes, std::size_t& total_bytes) {
   FLUXVIEW_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
 }

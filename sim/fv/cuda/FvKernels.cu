@@ -1,6 +1,7 @@
-// The CUDA backend of the finite-volume solver.
+// The fv family's device backend: the loops of FvLoops.hpp on the device, and a stage as
+// one fused kernel written by hand.
 //
-// One RK2 stage is one fused kernel (after a small ghost-fill kernel): reconstruction,
+// One RK2 stage is one fused kernel (after the ghost fill): reconstruction,
 // Riemann fluxes, flux divergence and the RK update happen in the same pass over the
 // state, so a stage reads the state once from DRAM and writes it once, and no face-flux
 // arrays exist in global memory (Subramanian, Balsara et al.: keep the step on the
@@ -14,14 +15,10 @@
 // The pointwise physics is FvPhysics.hpp, shared with the CPU backend, and the sum of
 // the flux differences is taken in the same order (x, y, z) as there.
 #include <algorithm>
-#include <cmath>
-#include <cstring>
-#include <vector>
 
-#include "sim/core/Buffer.hpp"
 #include "sim/core/cuda/CudaCheck.cuh"
-#include "sim/fv/FvPhysics.hpp"
-#include "sim/fv/FvStep.hpp"
+#include "sim/core/cuda/ExecDevice.cuh"
+#include "sim/fv/FvLoops.hpp"
 
 namespace fluxview::fv {
 
@@ -167,10 +164,9 @@ __global__ void __launch_bounds__(kTx* kTy, kTy == 4 ? 3 : (sizeof(T) == 4 ? 2 :
     }
 
     const long long c = col + k * sz;
-    const State<T, NV> u = load_state<NV>(a.in, c);
-    const State<T, NV> u0 = load_state<NV>(a.u0, c);
-    State<T, NV> r = rk_combine(u0, u, acc, a.dt, a.a, a.b);
-    if (!admissible(r, ph)) {
+    // The first-order fallback's neighbours: the plane from the shared tile, z from the
+    // column in registers (read only for a cell that needs them).
+    const auto first_order = [&] {
       State<T, NV> q, xm, xp, ym, yp;
 #pragma unroll
       for (int m = 0; m < NV; ++m) {
@@ -181,16 +177,14 @@ __global__ void __launch_bounds__(kTx* kTy, kTy == 4 ? 3 : (sizeof(T) == 4 ? 2 :
         yp.v[m] = sq[m][ty + 2 + g.ay][tx + 2];
       }
       const State<T, NV> zm = g.az ? zq[0] : q, zp = g.az ? zq[2] : q;
-      const State<T, NV> lo = first_order_divergence(q, xm, xp, ym, yp, zm, zp, ph, a.inv_dx);
-      r = rk_combine(u0, u, lo, a.dt, a.a, a.b);
-      if (!admissible(r, ph)) r = apply_floors(r, ph);
-      ++corrected;
-    }
+      return first_order_divergence(q, xm, xp, ym, yp, zm, zp, ph, a.inv_dx);
+    };
+    const State<T, NV> u = load_state<NV>(a.in, c);
+    const State<T, NV> u0 = load_state<NV>(a.u0, c);
+    const State<T, NV> r =
+        update_cell(u0, u, acc, a.dt, a.weight_u0, a.weight_in, ph, first_order, corrected);
     store_state<NV>(a.out, c, r);
-    if (a.rate_bits) {
-      const double s = double(signal_rate(cons_to_prim(r, ph), ph.gamma, a.inv_dx));
-      rate = (s > rate || s != s) ? s : rate;  // keeps a NaN
-    }
+    if (a.rate_bits) rate = exec::max_keep_nan(rate, cell_signal_rate(r, ph, a.inv_dx));
     if (g.az) {
       zq[0] = zq[1];
       zq[1] = zq[2];
@@ -202,142 +196,15 @@ __global__ void __launch_bounds__(kTx* kTy, kTy == 4 ? 3 : (sizeof(T) == 4 ? 2 :
   if (corrected) atomicAdd(a.corrected, corrected);
   if (a.rate_bits) {
     // Warp maximum, then one atomic per block. NaN propagates: fmax would drop it.
-    for (int o = 16; o > 0; o >>= 1) {
-      const double other = __shfl_down_sync(0xffffffffu, rate, o);
-      rate = (other > rate || other != other) ? other : rate;
-    }
+    for (int o = 16; o > 0; o >>= 1)
+      rate = exec::max_keep_nan(rate, __shfl_down_sync(0xffffffffu, rate, o));
     if ((tid & 31) == 0) srate[tid >> 5] = rate;
     __syncthreads();
     if (tid == 0) {
       double m = 0;
-      for (int w = 0; w < kThreads / 32; ++w)
-        m = (srate[w] > m || srate[w] != srate[w]) ? srate[w] : m;
+      for (int w = 0; w < kThreads / 32; ++w) m = exec::max_keep_nan(m, srate[w]);
       atomic_max_rate(a.rate_bits, m);
     }
-  }
-}
-
-// Ghosts of the two faces of one axis: outflow copies the nearest interior cell,
-// reflecting mirrors and flips the normal momentum, periodic wraps (as FvCpu.cpp).
-template <class T>
-__global__ void ghost_kernel(Conserved<T> u, int nv, FieldLayout l, int axis, Bc lo, Bc hi) {
-  const int n = l.n[axis], g = l.ghost_along(axis);
-  const int b = (axis + 1) % 3, e = (axis + 2) % 3;
-  const int gb = b < axis ? l.ghost_along(b) : 0, ge = e < axis ? l.ghost_along(e) : 0;
-  const int nb = l.n[b] + 2 * gb, ne = l.n[e] + 2 * ge;
-  const long long total = (long long)nb * ne * g * 2;
-  for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < total;
-       t += (long long)gridDim.x * blockDim.x) {
-    const int p = int(t % nb) - gb;
-    long long r = t / nb;
-    const int q = int(r % ne) - ge;
-    r /= ne;
-    const int h = int(r % g);
-    const int side = int(r / g);
-    const Bc bc = side == 0 ? lo : hi;
-    if (bc == Bc::neighbour) continue;  // filled by the MPI exchange
-    const int ghost = side == 0 ? -1 - h : n + h;
-    const int src = ghost_source(bc, side, h, n);
-    int gi[3], si[3];
-    gi[axis] = ghost;
-    si[axis] = src;
-    gi[b] = si[b] = p;
-    gi[e] = si[e] = q;
-    const long long dc = l.index(gi[0], gi[1], gi[2]), sc = l.index(si[0], si[1], si[2]);
-    for (int m = 0; m < nv; ++m) {
-      const T v = u.f[m][sc];
-      u.f[m][dc] = (bc == Bc::reflecting && m == 1 + axis) ? -v : v;
-    }
-  }
-}
-
-template <class T, int NV>
-__global__ void rate_kernel(Conserved<T> u, FieldLayout l, Physics<T> ph, T ix, T iy, T iz,
-                            unsigned long long* bits) {
-  const T inv[3] = {ix, iy, iz};
-  const long long total = (long long)l.n[0] * l.n[1] * l.n[2];
-  double rate = 0;
-  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < total;
-       c += (long long)gridDim.x * blockDim.x) {
-    const double s = double(
-        signal_rate(cons_to_prim(load_state<NV>(u, l.interior_index(c)), ph), ph.gamma, inv));
-    rate = (s > rate || s != s) ? s : rate;
-  }
-  atomic_max_rate(bits, rate);
-}
-
-constexpr int kSums = 8;  // mass, mx, my, mz, E, tracer, mixed, nonfinite
-template <class T, int NV>
-__global__ void totals_kernel(Conserved<T> u, FieldLayout l, Physics<T> ph, double* out,
-                              unsigned long long* mach_bits) {
-  __shared__ double sh[kSums][256];
-  double acc[kSums] = {0, 0, 0, 0, 0, 0, 0, 0};
-  double mach = 0;
-  const long long total = (long long)l.n[0] * l.n[1] * l.n[2];
-  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < total;
-       c += (long long)gridDim.x * blockDim.x) {
-    const long long o = l.interior_index(c);
-    const State<T, NV> s = load_state<NV>(u, o);
-    bool finite = true;
-    for (int m = 0; m < 5; ++m) finite = finite && isfinite(double(s.v[m]));
-    if (!finite) {
-      acc[7] += 1;
-      continue;
-    }
-    for (int m = 0; m < 5; ++m) acc[m] += double(s.v[m]);
-    const State<T, NV> q = cons_to_prim(s, ph);
-    const double v2 = double(q.v[1]) * q.v[1] + double(q.v[2]) * q.v[2] + double(q.v[3]) * q.v[3];
-    mach = fmax(mach, sqrt(v2) / double(sound_speed(q.v[0], q.v[4], ph.gamma)));
-    if constexpr (NV > 5) {
-      const double rc = s.v[5], conc = rc / double(s.v[0]);
-      acc[5] += rc;
-      if (conc > 0.1 && conc < 0.9) acc[6] += rc;
-    }
-  }
-  for (int m = 0; m < kSums; ++m) sh[m][threadIdx.x] = acc[m];
-  __syncthreads();
-  for (int s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (threadIdx.x < s)
-      for (int m = 0; m < kSums; ++m) sh[m][threadIdx.x] += sh[m][threadIdx.x + s];
-    __syncthreads();
-  }
-  if (threadIdx.x == 0)
-    for (int m = 0; m < kSums; ++m) out[blockIdx.x * kSums + m] = sh[m][0];
-  atomic_max_rate(mach_bits, mach);
-}
-
-template <class T>
-__global__ void derived_kernel(Conserved<T> u, FieldLayout l, Physics<T> ph, Derived what, T* out) {
-  const long long total = (long long)l.n[0] * l.n[1] * l.n[2];
-  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < total;
-       c += (long long)gridDim.x * blockDim.x) {
-    const long long o = l.interior_index(c);
-    const State<T, 5> q = cons_to_prim(load_state<5>(u, o), ph);
-    out[o] = derived_value(q, what == Derived::tracer ? u.f[5][o] : T(0), what);
-  }
-}
-
-int flat_blocks(const FieldLayout& l) {
-  return int(std::min<long long>(2048, (l.interior_cells() + 255) / 256));
-}
-
-double bits_to_double(unsigned long long b) {
-  double d;
-  std::memcpy(&d, &b, sizeof d);
-  return d;
-}
-
-}  // namespace
-
-template <class T>
-void fill_ghosts_cuda(const Conserved<T>& u, int nv, const FieldLayout& l, const GhostArgs& g) {
-  for (int axis = 0; axis < 3; ++axis) {
-    if (l.n[axis] == 1) continue;
-    const int b = (axis + 1) % 3, e = (axis + 2) % 3;
-    const long long work = (long long)(l.n[b] + 4) * (l.n[e] + 4) * 4;
-    const int blocks = int(std::min<long long>(1024, (work + 255) / 256));
-    ghost_kernel<<<blocks, 256>>>(u, nv, l, axis, g.bc[axis][0], g.bc[axis][1]);
-    FLUXVIEW_CUDA_LAUNCH_CHECK();
   }
 }
 
@@ -359,8 +226,10 @@ void launch_stage(const StageArgs<T>& a) {
   FLUXVIEW_CUDA_LAUNCH_CHECK();
 }
 
+}  // namespace
+
 template <class T>
-void stage_cuda(const StageArgs<T>& a) {
+void stage_on(const exec::Device&, const StageArgs<T>& a, Buffer&) {
   if (a.tile_rows == 4)
     launch_stage<T, 4>(a);
   else
@@ -368,71 +237,11 @@ void stage_cuda(const StageArgs<T>& a) {
 }
 
 template <class T>
-double max_rate_cuda(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph,
-                     const T inv_dx[3]) {
-  Buffer bits(Location::device, sizeof(unsigned long long));
-  bits.fill_zero();
-  auto* b = static_cast<unsigned long long*>(bits.data());
-  if (nv == 6)
-    rate_kernel<T, 6><<<flat_blocks(l), 256>>>(u, l, ph, inv_dx[0], inv_dx[1], inv_dx[2], b);
-  else
-    rate_kernel<T, 5><<<flat_blocks(l), 256>>>(u, l, ph, inv_dx[0], inv_dx[1], inv_dx[2], b);
-  FLUXVIEW_CUDA_LAUNCH_CHECK();
-  unsigned long long h = 0;
-  FLUXVIEW_CUDA_CHECK(cudaMemcpy(&h, b, sizeof h, cudaMemcpyDeviceToHost));
-  return bits_to_double(h);
+std::unique_ptr<FvBackend<T>> make_device_backend() {
+  return std::make_unique<FvBackendOn<exec::Device, T>>();
 }
 
-template <class T>
-Totals totals_cuda(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph) {
-  const int blocks = flat_blocks(l);
-  Buffer part(Location::device, sizeof(double) * kSums * blocks + sizeof(unsigned long long));
-  part.fill_zero();
-  auto* out = static_cast<double*>(part.data());
-  auto* mach = reinterpret_cast<unsigned long long*>(out + kSums * blocks);
-  if (nv == 6)
-    totals_kernel<T, 6><<<blocks, 256>>>(u, l, ph, out, mach);
-  else
-    totals_kernel<T, 5><<<blocks, 256>>>(u, l, ph, out, mach);
-  FLUXVIEW_CUDA_LAUNCH_CHECK();
-  std::vector<double> h(kSums * blocks + 1);
-  FLUXVIEW_CUDA_CHECK(cudaMemcpy(h.data(), out, part.bytes(), cudaMemcpyDeviceToHost));
-  double s[kSums] = {};
-  for (int b = 0; b < blocks; ++b)
-    for (int m = 0; m < kSums; ++m) s[m] += h[b * kSums + m];
-  unsigned long long mb;
-  std::memcpy(&mb, &h[kSums * blocks], sizeof mb);
-  Totals t;
-  t.mass = s[0];
-  t.momentum[0] = s[1];
-  t.momentum[1] = s[2];
-  t.momentum[2] = s[3];
-  t.energy = s[4];
-  t.tracer_mass = s[5];
-  t.mixed_mass = s[6];
-  t.nonfinite = std::int64_t(s[7]);
-  t.max_mach = bits_to_double(mb);
-  return t;
-}
-
-template <class T>
-void derived_cuda(const Conserved<T>& u, int, const FieldLayout& l, const Physics<T>& ph,
-                  Derived what, T* out) {
-  derived_kernel<<<flat_blocks(l), 256>>>(u, l, ph, what, out);
-  FLUXVIEW_CUDA_LAUNCH_CHECK();
-}
-
-#define FLUXVIEW_FV_CUDA(T)                                                                        \
-  template void fill_ghosts_cuda<T>(const Conserved<T>&, int, const FieldLayout&,                  \
-                                    const GhostArgs&);                                             \
-  template void stage_cuda<T>(const StageArgs<T>&);                                                \
-  template double max_rate_cuda<T>(const Conserved<T>&, int, const FieldLayout&,                   \
-                                   const Physics<T>&, const T[3]);                                 \
-  template Totals totals_cuda<T>(const Conserved<T>&, int, const FieldLayout&, const Physics<T>&); \
-  template void derived_cuda<T>(const Conserved<T>&, int, const FieldLayout&, const Physics<T>&,   \
-                                Derived, T*);
-FLUXVIEW_FV_CUDA(float)
-FLUXVIEW_FV_CUDA(double)
-#undef FLUXVIEW_FV_CUDA
+template std::unique_ptr<FvBackend<float>> make_device_backend<float>();
+template std::unique_ptr<FvBackend<double>> make_device_backend<double>();
 
 }  // namespace fluxview::fv

@@ -8,10 +8,10 @@
 //    and one cell in x, from which the x-y neighbours are read. Each cell is read from
 //    DRAM about once per step; only the thin halos are read twice (mostly from L2).
 //  - The step is bound by DRAM latency, not bandwidth, unless enough bytes are in
-//    flight: heat_fast_pipe loads each thread's vector D = 2 planes ahead (heat_fast
-//    only one) and sends the halo cells to shared memory with cp.async, so the deeper
-//    pipeline costs no registers for halos (40 registers, 6 blocks per multiprocessor).
-//    On an H200 at 512^3 this took the step from 0.68-0.75 to 0.84 of copy bandwidth.
+//    flight: each thread loads its vector D = 2 planes ahead and sends the halo cells to
+//    shared memory with cp.async, so the deeper pipeline costs no registers for halos
+//    (40 registers, 6 blocks per multiprocessor). On an H200 at 512^3 this took the step
+//    from 0.68-0.75 (one plane ahead, halos through registers) to 0.84 of copy bandwidth.
 //  - The z extent is cut into chunks so that about 8 waves of blocks run (a short last
 //    wave) with chunks of at least 32 planes, or one wave of short chunks for small grids.
 //  - Launched with programmatic dependent launch (Hopper): the next step's blocks are
@@ -24,9 +24,9 @@
 // CUDA graph would hold one kernel per step, so it would save no more than PDL does.
 // Reduced grids: nz == 1 (2D in x-y) runs here with a zero z stride; a reduced x or y
 // axis goes to 3DBase.
-#include <cstdlib>
-#include <cstring>
-
+// The tile (32 x 8 threads), the depth (2 planes) and the launch policy below are the best
+// measured on an H200 (docs/performance.md); the variants they were chosen from are gone.
+#include "sim/core/CudaRuntime.hpp"
 #include "sim/heat/cuda/HeatCuda.cuh"
 
 namespace fluxview::heat::cuda_detail {
@@ -76,110 +76,6 @@ __device__ __forceinline__ void store16(float* p, const float (&r)[4]) {
   *reinterpret_cast<float4*>(p) = make_float4(r[0], r[1], r[2], r[3]);
 }
 
-// One plane's worth of a thread's loads: its own W cells, and the halo cells it is
-// responsible for (south/north rows for the first/last row of threads, west/east cells
-// for the first/last thread of each row). Lives only from the load to the shared store.
-template <class T, int W>
-struct PlaneRegs {
-  T c[W], south[W], north[W];
-  T west, east;
-};
-
-template <class T, int TX, int TY>
-__global__ void __launch_bounds__(TX* TY) heat_fast(StencilGrid<T> g, int chunk) {
-  constexpr int W = Vec<T>::width;
-  constexpr int TW = TX * W;      // tile width in cells
-  constexpr int SW = TW + 2 * W;  // shared row: interior at column W keeps 16-byte alignment
-  // Two tiles: plane k is read from one while plane k+1 is written into the other, so a
-  // plane costs one barrier.
-  __shared__ __align__(16) T s[2][TY + 2][SW];
-
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  // Programmatic dependent launch: wait for the previous step (a no-op without PDL),
-  // then let the next step's blocks be scheduled into slots our blocks free.
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;");
-#endif
-
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int x0 = blockIdx.x * TW, j0 = blockIdx.y * TY;
-  const int i0 = x0 + tx * W, j = j0 + ty;
-  const int kb = blockIdx.z * chunk, ke = min(kb + chunk, g.nz);
-  // Loads reach the wall at x = nx and y = ny (a vector may run past nx into the row's
-  // padding, which the 128-byte row alignment guarantees; those lanes are never stored).
-  const bool own = i0 <= g.nx && j <= g.ny;
-  const bool south = ty == 0 && i0 <= g.nx;
-  const bool north = ty == TY - 1 && j0 + TY <= g.ny && i0 <= g.nx;
-  const bool west = tx == 0 && j <= g.ny;
-  const bool east = tx == TX - 1 && x0 + TW <= g.nx && j <= g.ny;
-  const bool writes = i0 < g.nx && j < g.ny;
-  const int col = W + tx * W;
-  const T* p = g.in + g.at(i0, own ? j : 0, 0);  // advanced plane by plane below
-
-  auto load = [&](const T* q, PlaneRegs<T, W>& r) {
-    if (own) load16(q, r.c);
-    if (south) load16(q - g.sy, r.south);
-    if (north) load16(q + g.sy, r.north);
-    if (west) r.west = __ldg(q - 1);
-    if (east) r.east = __ldg(q + W);
-  };
-  auto stage = [&](const PlaneRegs<T, W>& r, T(*t)[SW]) {
-    if (own) store16(&t[ty + 1][col], r.c);
-    if (south) store16(&t[0][col], r.south);
-    if (north) store16(&t[TY + 1][col], r.north);
-    if (west) t[ty + 1][W - 1] = r.west;
-    if (east) t[ty + 1][W + TW] = r.east;
-  };
-
-  T zm[W], c[W];
-  int b = 0;
-  {
-    PlaneRegs<T, W> first;
-    p += kb * g.sz;
-    load(p, first);
-    if (own) load16(p - g.sz, zm);
-    stage(first, s[b]);
-#pragma unroll
-    for (int e = 0; e < W; ++e) c[e] = first.c[e];
-  }
-  __syncthreads();
-
-  T* q = g.out + g.at(i0, j, kb);
-  for (int k = kb; k < ke; ++k, q += g.sz) {
-    PlaneRegs<T, W> nxt;
-    p += g.sz;
-    load(p, nxt);  // in flight while the x-y neighbours come from the tile
-    if (writes) {
-      const T(*t)[SW] = s[b];
-      T ym[W], yp[W], r[W];
-      ld16(&t[ty][col], ym);
-      ld16(&t[ty + 2][col], yp);
-      const T left = t[ty + 1][col - 1], right = t[ty + 1][col + W];
-#pragma unroll
-      for (int e = 0; e < W; ++e) {
-        const T xm = e == 0 ? left : c[e - 1];
-        const T xp = e == W - 1 ? right : c[e + 1];
-        r[e] = ftcs_update(c[e], xm, xp, ym[e], yp[e], zm[e], nxt.c[e], g.cx, g.cy, g.cz);
-      }
-      if (i0 + W <= g.nx) {
-        store16(q, r);
-      } else {
-#pragma unroll
-        for (int e = 0; e < W; ++e)
-          if (i0 + e < g.nx) q[e] = r[e];
-      }
-    }
-    b ^= 1;
-    stage(nxt, s[b]);  // the other tile: its last readers passed the previous barrier
-    __syncthreads();
-#pragma unroll
-    for (int e = 0; e < W; ++e) {
-      zm[e] = c[e];
-      c[e] = nxt.c[e];
-    }
-  }
-}
-
 // Asynchronous copies (sm_80+): global -> shared without passing through registers, so
 // a thread can keep several planes in flight at no register cost. Turing (sm_75) has no
 // cp.async: there the same calls copy through registers at once and commit/wait do
@@ -220,15 +116,14 @@ template <int Pending>
 __device__ __forceinline__ void wait_async() {}
 #endif
 
-// The register kernel with a deeper pipeline: each thread's own 16-byte vectors are
-// loaded D planes ahead into registers (D-1 planes more than heat_fast keeps in flight),
-// and the halo cells go straight to shared memory with cp.async, so the deeper
-// pipeline costs W registers a plane and nothing for the halos. Plane p lives in tile
+// Each thread's own 16-byte vectors are loaded D planes ahead into registers, and the
+// halo cells go straight to shared memory with cp.async, so the pipeline costs W
+// registers a plane and nothing for the halos. Plane p lives in tile
 // (p+1-kb) % (D+1): tile k+D is refilled at the start of iteration k, after the barrier
 // that ended every read of tile k-1.
 template <class T, int TX, int TY, int D>
 __global__ void __launch_bounds__(TX* TY) heat_fast_pipe(StencilGrid<T> g, int chunk) {
-  static_assert(D >= 2, "D = 1 is heat_fast");
+  static_assert(D >= 2, "at least one plane in flight beside the current one");
   constexpr int W = Vec<T>::width;
   constexpr int TW = TX * W;
   constexpr int SW = TW + 2 * W;
@@ -315,51 +210,16 @@ __global__ void __launch_bounds__(TX* TY) heat_fast_pipe(StencilGrid<T> g, int c
   wait_async<0>();
 }
 
-// Tile shape and launch policy. The environment variable
-// FLUXVIEW_HEAT_FAST="pipe=2,ty=8,pdl=1,waves=8,minchunk=32" overrides them for tuning
-// runs on other GPUs; the defaults are the best measured on an H200 (docs/performance.md).
-struct FastTuning {
-  int ty = 8;          // thread rows of a block (4 or 8); 32 threads along x
-  int pipe = 2;        // planes loaded ahead: 0 or 1 heat_fast, 2 or 3 heat_fast_pipe
-  bool pdl = true;     // programmatic dependent launch
-  double waves = 8;    // blocks launched, in units of one full wave of resident blocks
-  int min_chunk = 32;  // shortest z chunk before falling back to a single wave
-};
+// Launch policy: blocks launched, in units of one full wave of resident blocks, and the
+// shortest z chunk before falling back to a single wave.
+constexpr double kWaves = 8;
+constexpr int kMinChunk = 32;
 
-const FastTuning& tuning() {
-  static const FastTuning t = [] {
-    FastTuning t;
-    const char* env = std::getenv("FLUXVIEW_HEAT_FAST");
-    if (!env) return t;
-    auto value = [env](const char* key, double fallback) {
-      const char* at = std::strstr(env, key);
-      return at ? std::atof(at + std::strlen(key)) : fallback;
-    };
-    t.ty = int(value("ty=", t.ty));
-    t.pdl = value("pdl=", 1) != 0;
-    t.waves = value("waves=", t.waves);
-    t.min_chunk = int(value("minchunk=", t.min_chunk));
-    t.pipe = int(value("pipe=", t.pipe));
-    return t;
-  }();
-  return t;
-}
-
-int multiprocessors() {
-  static const int n = [] {
-    int dev = 0, count = 0;
-    FLUXVIEW_CUDA_CHECK(cudaGetDevice(&dev));
-    FLUXVIEW_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, dev));
-    return count;
-  }();
-  return n;
-}
-
-// Launches on the default stream, with programmatic dependent launch where asked for and
-// accepted (a driver that refuses it gets plain launches from then on).
+// Launches on the default stream, with programmatic dependent launch where the driver
+// accepts it (one that refuses it gets plain launches from then on).
 template <class T>
-void launch(bool pdl, dim3 grid, dim3 block, void (*kernel)(StencilGrid<T>, int),
-            const StencilGrid<T>& g, int chunk) {
+void launch(dim3 grid, dim3 block, void (*kernel)(StencilGrid<T>, int), const StencilGrid<T>& g,
+            int chunk) {
   static bool pdl_works = true;
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = grid;
@@ -370,7 +230,7 @@ void launch(bool pdl, dim3 grid, dim3 block, void (*kernel)(StencilGrid<T>, int)
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr[0].val.programmaticStreamSerializationAllowed = 1;
   cfg.attrs = attr;
-  if (pdl && pdl_works) {
+  if (pdl_works) {
     cfg.numAttrs = 1;
     if (cudaLaunchKernelEx(&cfg, kernel, g, chunk) == cudaSuccess) return;
     (void)cudaGetLastError();
@@ -381,13 +241,9 @@ void launch(bool pdl, dim3 grid, dim3 block, void (*kernel)(StencilGrid<T>, int)
 }
 
 template <class T, int TX, int TY, int D>
-void launch_tile(const StencilGrid<T>& g, const FastTuning& t) {
+void launch_tile(const StencilGrid<T>& g) {
   constexpr int TW = TX * Vec<T>::width;
-  void (*kernel)(StencilGrid<T>, int);
-  if constexpr (D == 1)
-    kernel = heat_fast<T, TX, TY>;
-  else
-    kernel = heat_fast_pipe<T, TX, TY, D>;
+  void (*kernel)(StencilGrid<T>, int) = heat_fast_pipe<T, TX, TY, D>;
   static const int per_sm = [kernel] {
     int b = 0;
     FLUXVIEW_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernel, TX * TY, 0));
@@ -395,29 +251,22 @@ void launch_tile(const StencilGrid<T>& g, const FastTuning& t) {
   }();
   const int nxb = int(ceil_div(g.nx, TW)), nyb = int(ceil_div(g.ny, TY));
   const long long tiles = (long long)nxb * nyb;
-  // Many waves of blocks (a short last wave) with chunks of at least min_chunk planes (the
+  // Many waves of blocks (a short last wave) with chunks of at least kMinChunk planes (the
   // two extra planes a chunk reads stay cheap); a grid too small for that gets one wave
   // of short chunks instead (at 128^3 the fields sit in L2, so short chunks cost little).
-  const long long slots = (long long)per_sm * multiprocessors();
+  const long long slots = (long long)per_sm * fluxview::cuda::multiprocessor_count();
   auto parts_for = [&](double waves) {
     const long long p = (long long)(waves * double(slots)) / tiles;
     return p < 1 ? 1LL : (p > g.nz ? (long long)g.nz : p);
   };
-  long long parts = parts_for(t.waves);
-  if ((g.nz + parts - 1) / parts < t.min_chunk) {
-    const long long by_length = (g.nz + t.min_chunk - 1) / t.min_chunk;
+  long long parts = parts_for(kWaves);
+  if ((g.nz + parts - 1) / parts < kMinChunk) {
+    const long long by_length = (g.nz + kMinChunk - 1) / kMinChunk;
     parts = by_length > parts_for(1) ? by_length : parts_for(1);
   }
   const int chunk = int((g.nz + parts - 1) / parts);
   const int nzc = (g.nz + chunk - 1) / chunk;
-  launch<T>(t.pdl, dim3(nxb, nyb, nzc), dim3(TX, TY), kernel, g, chunk);
-}
-
-template <class T, int TY>
-void launch_ty(const StencilGrid<T>& g, const FastTuning& t) {
-  if (t.pipe <= 1) return launch_tile<T, 32, TY, 1>(g, t);
-  if (t.pipe == 3) return launch_tile<T, 32, TY, 3>(g, t);
-  return launch_tile<T, 32, TY, 2>(g, t);
+  launch<T>(dim3(nxb, nyb, nzc), dim3(TX, TY), kernel, g, chunk);
 }
 
 }  // namespace
@@ -425,11 +274,7 @@ void launch_ty(const StencilGrid<T>& g, const FastTuning& t) {
 template <class T>
 void launch_fast(const StencilGrid<T>& g) {
   if (g.nx == 1 || g.ny == 1) return launch_3d(HeatKernel::k3DBase, g);
-  const FastTuning& t = tuning();
-  if (t.ty == 4)
-    launch_ty<T, 4>(g, t);
-  else
-    launch_ty<T, 8>(g, t);
+  launch_tile<T, 32, 8, 2>(g);
 }
 
 template void launch_fast<float>(const StencilGrid<float>&);

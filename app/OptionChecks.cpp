@@ -1,0 +1,41 @@
+// The options of `fluxview run` and `fluxview bench` that can be judged on their own,
+// checked before a scenario is read or anything is written. Every count option says
+// what it refuses in the same words.
+#include <cmath>
+#include <string>
+
+#include "app/RunOptions.hpp"
+#include "sim/core/ConfigError.hpp"
+#include "sim/core/Parameter.hpp"
+
+namespace fluxview::app {
+
+void check_count(const std::string& option, std::int64_t value, std::int64_t min, std::int64_t max,
+                 const std::string& meaning) {
+  if (value >= min && value <= max) return;
+  throw ConfigError(option + " " + std::to_string(value) +
+                    " is out of range; allowed: an integer in [" + format_integer(min) + ", " +
+                    format_integer(max) + "]" + (meaning.empty() ? "" : " (" + meaning + ")"));
+}
+
+void check_run_options(const RunOptions& o) {
+  if (o.steps) check_count("--steps", *o.steps, 0, kMaxCount, "steps to run");
+  if (o.every) check_count("--every", *o.every, 0, kMaxCount, "0: the first and last step only");
+  check_count("--checkpoint-every", o.checkpoint_every, 0, kMaxCount, "0: no checkpoints");
+  check_count("--checkpoint-keep", o.checkpoint_keep, 1, 1000000,
+              "how many of the newest checkpoints stay on disk");
+  check_count("--catalyst-every", o.catalyst_every, 1, kMaxCount,
+              "offer the state to Catalyst every N steps");
+  check_count("--render-every", o.render_every, 0, kMaxCount, "0: no frames");
+  if (o.until && !(std::isfinite(*o.until) && *o.until > 0))
+    throw ConfigError("--until " + format_value(*o.until) +
+                      " is out of range; allowed: a simulated time > 0 s (leave --until out to "
+                      "run the scenario's run.steps)");
+}
+
+void check_bench_options(const RunOptions& o) {
+  if (o.bench_steps) check_count("--steps", *o.bench_steps, 1, kMaxCount, "timed steps");
+  check_count("--warmup", o.warmup, 0, kMaxCount, "untimed steps first");
+}
+
+}  // namespace fluxview::app

@@ -1,0 +1,171 @@
+#include "render/SharedGlBuffer.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+#include "render/SliceInterop.hpp"
+
+namespace fluxview::render {
+
+namespace {
+
+std::string gl_error_text(GLenum e) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%04X", unsigned(e));
+  return std::string("GL error ") + buf;
+}
+
+std::string hex_uuid(const unsigned char* id) {
+  std::string out;
+  char buf[3];
+  for (int i = 0; i < 16; ++i) {
+    std::snprintf(buf, sizeof buf, "%02x", id[i]);
+    out += buf;
+  }
+  return out;
+}
+
+void drain_gl_errors() {
+  for (int i = 0; i < 32 && glGetError() != GL_NO_ERROR; ++i) {
+  }
+}
+
+}  // namespace
+
+// CUDA allocates and exports, GL imports: the other direction (GL allocating) has no GL
+// export. Every step checks and undoes what was made, so a failure leaves nothing.
+bool SharedGlBuffer::create(std::size_t bytes, std::string* why) {
+  release();
+  const bool has_object = epoxy_has_gl_extension("GL_EXT_memory_object");
+  const bool has_fd = epoxy_has_gl_extension("GL_EXT_memory_object_fd");
+  if (!has_object || !has_fd) {
+    const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    *why = std::string(!has_object ? "GL_EXT_memory_object" : "GL_EXT_memory_object_fd") +
+           " is not offered by " + (renderer ? renderer : "this GL");
+    return false;
+  }
+  // The GL context must be on the CUDA device: find its UUID among GL's devices.
+  unsigned char cuda_uuid[16];
+  if (!interop::cuda_device_uuid(cuda_uuid, why)) return false;
+  drain_gl_errors();
+  GLint devices = 0;
+  glGetIntegerv(GL_NUM_DEVICE_UUIDS_EXT, &devices);
+  if (glGetError() == GL_NO_ERROR && devices > 0) {
+    bool found = false;
+    std::string gl_ids;
+    for (GLint i = 0; i < devices && !found; ++i) {
+      GLubyte id[GL_UUID_SIZE_EXT] = {};
+      glGetUnsignedBytei_vEXT(GL_DEVICE_UUID_EXT, GLuint(i), id);
+      found = std::memcmp(id, cuda_uuid, 16) == 0;
+      gl_ids += (gl_ids.empty() ? "" : ", ") + hex_uuid(id);
+    }
+    if (!found) {
+      *why = "the GL context is not on the CUDA device (GL device UUID " + gl_ids + ", CUDA " +
+             hex_uuid(cuda_uuid) + ")";
+      return false;
+    }
+  }
+  drain_gl_errors();
+
+  // A little more memory than the buffer: a driver may want some beyond a buffer's end
+  // (Mesa's llvmpipe refuses a buffer that fills its memory object exactly). The
+  // allocation is rounded up to CUDA's granularity (2 MiB) anyway.
+  const std::size_t slack = 64 * 1024;
+  const interop::SharedMemory m = interop::create_shared_memory(bytes + slack, why);
+  if (!m.handle) return false;
+  glCreateMemoryObjectsEXT(1, &memory_);
+  glImportMemoryFdEXT(memory_, GLuint64(m.size), GL_HANDLE_TYPE_OPAQUE_FD_EXT, m.fd);
+  if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
+    close(m.fd);  // a failed import leaves the descriptor with us; a successful one gives it to GL
+    glDeleteMemoryObjectsEXT(1, &memory_);
+    memory_ = 0;
+    interop::destroy_shared_memory(m.handle);
+    *why = "glImportMemoryFdEXT of " + std::to_string(m.size) + " bytes: " + gl_error_text(e);
+    return false;
+  }
+  handle_ = m.handle;  // from here release() undoes everything
+  bytes_ = bytes;
+  glCreateBuffers(1, &buffer_);
+  glNamedBufferStorageMemEXT(buffer_, GLsizeiptr(bytes), memory_, 0);
+  if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
+    release();
+    *why = "glNamedBufferStorageMemEXT of " + std::to_string(bytes) + " bytes: " + gl_error_text(e);
+    return false;
+  }
+  // Once: does GL read what CUDA writes? A byte pattern set by CUDA, read back by GL at
+  // both ends of the buffer. (An import can succeed and still not alias the memory, for
+  // example on a driver that does not support CUDA's descriptors.)
+  const unsigned char pattern = 0x5a;
+  try {
+    interop::fill_shared_memory(handle_, pattern);
+  } catch (const std::exception& e) {
+    release();
+    *why = e.what();
+    return false;
+  }
+  // Read by the GPU, as the shaders will: a copy of both ends into a small GL buffer (GL's
+  // read-back of the imported buffer itself was seen to return stale contents).
+  GLuint probe = 0;
+  glCreateBuffers(1, &probe);
+  glNamedBufferStorage(probe, 8, nullptr, 0);
+  glCopyNamedBufferSubData(buffer_, probe, 0, 0, 4);
+  glCopyNamedBufferSubData(buffer_, probe, GLintptr(bytes - 4), 4, 4);
+  unsigned char first[4] = {}, last[4] = {};
+  glGetNamedBufferSubData(probe, 0, 4, first);
+  glGetNamedBufferSubData(probe, 4, 4, last);
+  glDeleteBuffers(1, &probe);
+  const GLenum e = glGetError();
+  bool same = e == GL_NO_ERROR;
+  for (int i = 0; i < 4; ++i) same = same && first[i] == pattern && last[i] == pattern;
+  if (!same) {
+    release();
+    *why = e != GL_NO_ERROR ? "reading the imported buffer: " + gl_error_text(e)
+                            : std::string("GL does not read what CUDA wrote to the shared memory");
+    return false;
+  }
+  return true;
+}
+
+bool SharedGlBuffer::wait_gl_read() {
+  if (!read_) return true;
+  GLenum r = GL_WAIT_FAILED;
+  for (int tries = 0; tries < 100; ++tries) {  // 100 x 100 ms: a GPU that hangs, not a slow one
+    r = glClientWaitSync(read_, GL_SYNC_FLUSH_COMMANDS_BIT, 100'000'000);
+    if (r != GL_TIMEOUT_EXPIRED) break;
+  }
+  glDeleteSync(read_);
+  read_ = nullptr;
+  return r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
+}
+
+void SharedGlBuffer::release() {
+  if (!handle_ && !memory_ && !buffer_) return;
+  wait_gl_read();  // even if it failed: the memory outlives GL's use (GL holds the import)
+  if (buffer_) glDeleteBuffers(1, &buffer_);
+  if (memory_) glDeleteMemoryObjectsEXT(1, &memory_);
+  buffer_ = memory_ = 0;
+  interop::destroy_shared_memory(handle_);
+  handle_ = nullptr;
+  bytes_ = 0;
+}
+
+void* SharedGlBuffer::device_pointer() const {
+  return handle_ ? interop::shared_memory_pointer(handle_) : nullptr;
+}
+
+void SharedGlBuffer::begin_write() {
+  if (!handle_) throw std::logic_error("SharedGlBuffer::begin_write without shared memory");
+  if (!wait_gl_read())
+    throw std::runtime_error("waiting for GL to finish reading the shared memory failed");
+}
+
+void SharedGlBuffer::note_gl_read() {
+  if (!handle_) return;
+  if (read_) glDeleteSync(read_);  // the newer fence covers the older read
+  read_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+}
+
+}  // namespace fluxview::render

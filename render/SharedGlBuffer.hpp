@@ -1,0 +1,54 @@
+#pragma once
+#include <epoxy/gl.h>
+
+#include <cstddef>
+#include <string>
+
+namespace fluxview::render {
+
+// Device memory that CUDA writes and GL reads in place, with no map per use: CUDA
+// allocates it exportable as a file descriptor (cuMemCreate, SliceInterop.hpp), GL
+// imports the descriptor as a memory object (GL_EXT_memory_object_fd) and makes a buffer
+// on it. Serves the slices (a buffer texture over it), the volume (a shader storage
+// buffer) and the streamlines (a vertex buffer).
+//
+// Order between the two APIs: CUDA's writes end with a host wait (GL cannot wait for a
+// CUDA event: it imports only Vulkan-style semaphores, and CUDA exports none); GL's reads
+// end with a fence (note_gl_read) that the next write waits for (begin_write).
+// Needs a current GL context on every call, the destructor included.
+class SharedGlBuffer {
+ public:
+  SharedGlBuffer() = default;
+  ~SharedGlBuffer() { release(); }
+  SharedGlBuffer(const SharedGlBuffer&) = delete;
+  SharedGlBuffer& operator=(const SharedGlBuffer&) = delete;
+
+  // Makes a buffer of `bytes` on shared memory of the current CUDA device, checking once
+  // that GL reads what CUDA writes. False, with nothing left allocated and the reason in
+  // `why`, where that cannot be had (no extension, the GL context on another GPU, ...).
+  bool create(std::size_t bytes, std::string* why);
+  // GL first (waits for its last read, deletes the buffer and memory object), then CUDA.
+  void release();
+  bool valid() const { return handle_ != nullptr; }
+
+  GLuint buffer() const { return buffer_; }
+  std::size_t bytes() const { return bytes_; }
+  // The allocation, for interop:: calls, and its device address for kernels.
+  void* handle() const { return handle_; }
+  void* device_pointer() const;
+
+  // Before CUDA writes: waits until GL has finished the reads noted since the last
+  // write. Throws std::runtime_error when the wait fails (a GPU that hangs).
+  void begin_write();
+  // After GL commands that read the buffer.
+  void note_gl_read();
+
+ private:
+  bool wait_gl_read();
+  void* handle_ = nullptr;  // interop shared memory
+  GLuint memory_ = 0, buffer_ = 0;
+  std::size_t bytes_ = 0;
+  GLsync read_ = nullptr;  // signalled when the last draw that read the buffer is done
+};
+
+}  // namespace fluxview::render

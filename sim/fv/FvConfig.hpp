@@ -1,0 +1,74 @@
+#pragma once
+// An fv run's parameters, read once from the ParamSet (FvFamily.cpp, where the keys are
+// spelled).
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "sim/core/CommonConfig.hpp"
+#include "sim/fv/FvPhysics.hpp"
+#include "sim/fv/FvStep.hpp"
+
+namespace fluxview::fv {
+
+// fv.init: one function each in FvInitial.cpp.
+enum class FvInit { uniform, shock_tube, blast, kelvin_helmholtz };
+
+// fv.cuda_tile: rows of the device's block tile; automatic takes the faster of each
+// precision on an H200 (8 rows for float, 4 for double).
+enum class TileChoice { automatic, rows8, rows4 };
+
+// The two states of a shock tube.
+struct TubeSide {
+  double rho = 1, p = 1, u = 0;  // u along the tube's axis
+};
+
+struct FvConfig {
+  GridConfig grid;
+  ParallelConfig parallel;
+  Physics<double> physics;  // gamma, theta, reconstruction, Riemann solver, floors
+  double cfl = 0.4;
+  // Physical boundary of each face, [axis][0: min, 1: max]: outflow, reflecting or
+  // periodic (the fallbacks fv.bc_<axis><side> -> fv.bc_<axis> -> fv.bc resolved).
+  std::array<std::array<Bc, 2>, 3> bc{};
+  bool tracer = false;
+  TileChoice tile = TileChoice::automatic;
+  FvInit init = FvInit::uniform;
+  // uniform and blast: the background
+  double ambient_rho = 1, ambient_p = 1;
+  std::array<double, 3> velocity{0, 0, 0};
+  // shock tube
+  int tube_axis = 0;       // 0, 1, 2
+  double interface = 0.5;  // fraction of the box along the axis
+  TubeSide left, right{0.125, 0.1, 0};
+  // blast (Sedov-Taylor) and cloud; centres as fractions of the box
+  double blast_energy = 1, blast_radius = 0.1;
+  std::array<double, 3> blast_centre{0.5, 0.5, 0.5};
+  double cloud_radius = 0, cloud_density_ratio = 10;
+  std::array<double, 3> cloud_centre{0.75, 0.5, 0.5};
+  // Kelvin-Helmholtz shear layer in the x-y plane
+  double kh_rho_inner = 2, kh_rho_outer = 1, kh_shear = 0.5, kh_p = 2.5;
+  double kh_amplitude = 0.01, kh_band = 0.25, kh_seed_width = 0.05;
+  std::int64_t kh_modes = 2;
+};
+
+FvConfig parse_config(const ParamSet& p);
+
+// The physics in the solver's precision.
+template <class T>
+Physics<T> physics_in(const FvConfig& c) {
+  Physics<T> ph;
+  ph.gamma = T(c.physics.gamma);
+  ph.theta = T(c.physics.theta);
+  ph.plm = c.physics.plm;
+  ph.riemann = c.physics.riemann;
+  ph.rho_floor = T(c.physics.rho_floor);
+  ph.p_floor = T(c.physics.p_floor);
+  return ph;
+}
+
+// "hll", "hllc", "llf": as fv.riemann spells them.
+const char* riemann_name(Riemann r);
+const char* bc_name(Bc b);
+
+}  // namespace fluxview::fv

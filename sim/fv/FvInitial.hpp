@@ -1,0 +1,17 @@
+#pragma once
+// The initial state of an fv run, built on the host (FvSolver copies it to its backend):
+// one function per value of fv.init. The state is written conservative.
+#include <vector>
+
+#include "sim/core/Field.hpp"
+#include "sim/core/Grid.hpp"
+#include "sim/fv/FvConfig.hpp"
+
+namespace fluxview::fv {
+
+// Fills the interiors of the conservative fields (5, or 6 with the tracer) over this
+// rank's box; grid.offset says where the box lies in the global grid.
+template <class T>
+void fill_initial(std::vector<Field<T>>& fields, const FvConfig& c, const Grid& grid);
+
+}  // namespace fluxview::fv

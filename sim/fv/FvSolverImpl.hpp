@@ -1,0 +1,125 @@
+#pragma once
+// The fv solver class, shared by the three files that define it: FvSolver.cpp (set-up,
+// fields, diagnostics), FvStepping.cpp (the RK2 step, ghosts and the CFL rate) and
+// FvCheckpoint.cpp (saving and restoring the state). Private to sim/fv.
+//
+// Compressible Euler for an ideal gas by the method of lines (Wang, Abel & Kaehler 2010,
+// sec. 4), unsplit in 3D: PLM reconstruction of primitives, HLL/HLLC/LLF fluxes, TVD RK2
+// in the two-register form
+//   U1 = U + dt L(U),   U = 1/2 U + 1/2 (U1 + dt L(U1)),
+// so a step needs the state U and one stage buffer U1 and nothing else.
+//
+// The state is kept conservative (rho, rho u, E [, rho c]) because that is what the
+// update conserves to round-off and what each stage reads and writes: storing primitives
+// as well would add five fields of traffic to every stage for the sake of snapshots.
+// Primitive fields (ux, uy, uz, p, tracer) are therefore derived on demand: view() of
+// such a field computes it into a buffer where the backend computes, valid until the
+// next step. Those buffers are `mutable` so that view() stays const for callers: it
+// changes no state a step depends on.
+//
+// A step moves one scalar (the next CFL rate, 8 bytes) from the device to the host; the
+// rate is reduced inside the last stage's kernel while it writes the new state.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/core/Buffer.hpp"
+#include "sim/core/Field.hpp"
+#include "sim/core/GhostExchange.hpp"
+#include "sim/core/Parallel.hpp"
+#include "sim/core/Solver.hpp"
+#include "sim/fv/FvConfig.hpp"
+#include "sim/fv/FvStep.hpp"
+
+namespace fluxview::fv {
+
+// The fields besides rho that view() derives from the state.
+struct DerivedInfo {
+  const char* name;
+  const char* unit;
+  const char* description;
+  Derived what;
+};
+inline constexpr DerivedInfo kDerived[] = {
+    {"ux", "m/s", "velocity x", Derived::ux},
+    {"uy", "m/s", "velocity y", Derived::uy},
+    {"uz", "m/s", "velocity z", Derived::uz},
+    {"p", "Pa", "pressure", Derived::p},
+    {"tracer", "", "passive tracer concentration c (1: cloud or band material)", Derived::tracer},
+};
+
+template <class T>
+class FvSolver final : public Solver {
+ public:
+  explicit FvSolver(BackendKind b) : kind_(b) {}
+
+  // FvSolver.cpp
+  void reset(const ParamSet& p) override;
+  std::vector<FieldInfo> fields() const override;
+  FieldView view(const std::string& name) const override;
+  std::vector<Diagnostic> diagnostics() override;
+  std::vector<std::pair<std::string, std::string>> run_facts() const override;
+  // FvCheckpoint.cpp
+  SolverState save_state() const override;
+  void load_state(const SolverState& st) override;
+
+  void synchronize() override { backend_->check("fv step"); }
+  double time() const override { return time_; }
+  std::int64_t step() const override { return step_; }
+  double dt() const override { return dt_; }
+  const Grid& grid() const override { return grid_; }
+  BackendKind backend() const override { return kind_; }
+  Precision precision() const override { return precision_of<T>(); }
+  // The roofline model of a full RK2 step, per cell, in the minimum DRAM traffic of the
+  // two-register scheme: stage 1 reads U and writes U1 (2 nv), stage 2 reads U1 and U and
+  // writes U (3 nv). Ghost fills and the re-reads of neighbour cells are not counted
+  // (they hit in cache when the kernel is good).
+  double bytes_per_cell_update() const override { return 5.0 * nv_ * sizeof(T); }
+
+ private:
+  // FvStepping.cpp
+  void step_by(double h) override;
+  // Physical boundaries, then the faces shared with other ranks.
+  void fill_ghosts(const Conserved<T>& u);
+  // The CFL rate of the state from scratch (set-up and restart), reduced over ranks.
+  void rate_from_state();
+  // The global maximum signal rate (exact in any order, so every rank and a serial run
+  // take the same dt); a non-finite rate on any rank becomes +inf on all, so all stop.
+  void reduce_rate();
+  void check_rate() const;
+  double next_dt() const { return rate_ > 0 ? config_.cfl / rate_ : 1.0; }
+
+  Conserved<T> fields_of(const std::vector<Field<T>>& f) const {
+    Conserved<T> c;
+    for (int m = 0; m < nv_; ++m) c.f[m] = const_cast<T*>(f[m].data());
+    return c;
+  }
+  const FieldLayout& layout() const { return state_[0].layout(); }
+  Location where() const { return backend_->where(); }
+  // The backend's two counters: [0] corrected cells, [1] bits of the next CFL rate.
+  unsigned long long* counter(int i) {
+    return static_cast<unsigned long long*>(counters_.data()) + i;
+  }
+  std::uint64_t corrected() const;
+
+  BackendKind kind_;
+  FvConfig config_;
+  std::unique_ptr<FvBackend<T>> backend_;
+  Grid grid_;
+  T inv_dx_[3] = {0, 0, 0};
+  Physics<T> ph_;
+  GhostArgs ghosts_;  // the physical boundaries, and Bc::neighbour where ranks meet
+  parallel::LocalBox box_;
+  int nv_ = 5;
+  int tile_rows_ = 8;
+  std::vector<Field<T>> state_, stage_;
+  parallel::GhostExchange exchange_;       // state_ and stage_ share one layout
+  mutable std::vector<Field<T>> derived_;  // ux, uy, uz, p, tracer: filled by view()
+  Buffer counters_;                        // where the backend computes
+  double dt_ = 0, time_ = 0, rate_ = 0;
+  std::int64_t step_ = 0;
+};
+
+}  // namespace fluxview::fv

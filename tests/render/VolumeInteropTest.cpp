@@ -1,0 +1,201 @@
+// The volume view on an NVIDIA GPU: the values a kernel writes from the solver's device
+// buffer (into shared memory read in place, or into the mapped 3D texture) are the host
+// upload's bit for bit, and draw the same picture (at most one level per channel) as the
+// host path with the same storage; the automatic CUDA path draws what the CPU-side
+// default draws. Derived fields and streamlines computed on the device match the same
+// code run on the host. Skips where there is no CUDA device (or, for the shared path, no
+// GL_EXT_memory_object_fd).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <iostream>
+
+#include "render/DerivedFields.hpp"
+#include "render/OffscreenRenderer.hpp"
+#include "render/Streamlines.hpp"
+#include "sim/core/CudaRuntime.hpp"
+#include "tests/support/SolverTestUtil.hpp"
+
+using namespace fluxview;
+using namespace fluxview::render;
+
+namespace {
+
+std::unique_ptr<Solver> hot_spot_on_cuda(Precision prec) {
+  auto solver = test::make_solver("heat/hot-spot", {"grid.n=48"}, BackendKind::cuda, prec);
+  solver->advance(40);
+  solver->synchronize();
+  return solver;
+}
+
+int worst_difference(const Image& a, const Image& b, std::size_t* differing) {
+  int worst = 0;
+  *differing = 0;
+  for (std::size_t i = 0; i < a.rgba.size(); ++i) {
+    const int d = std::abs(int(a.rgba[i]) - int(b.rgba[i]));
+    worst = std::max(worst, d);
+    *differing += d != 0;
+  }
+  return worst;
+}
+
+ViewSettings volume_view() {
+  ViewSettings vs;
+  vs.mode = ViewMode::slices3d;
+  vs.layers = {true, true, true, false};
+  vs.position = {0.4f, 0.55f, 0.5f};
+  vs.volume.transfer = transfer_preset("temperature").function;
+  vs.volume.lighting = true;
+  vs.iso.values = {40.0};
+  vs.iso.opacity = 0.5f;
+  return vs;
+}
+
+bool shared_memory_offered(const OffscreenRenderer& off) {
+  for (const char* ext : {"GL_EXT_memory_object", "GL_EXT_memory_object_fd"})
+    if (!epoxy_has_gl_extension(ext)) {
+      std::cout << ext << " is not offered by " << off.context().description() << "\n";
+      return false;
+    }
+  return true;
+}
+
+// A host copy of a device field, laid out without ghosts, as a view.
+struct HostCopy {
+  HostArray a;
+  FieldView view;
+  explicit HostCopy(const FieldView& v) : a(gather_interior(v)) {
+    view = v;
+    view.data = a.bytes.data();
+    view.where = Location::host;
+    view.layout = FieldLayout{};
+    view.layout.n = v.layout.n;
+    view.layout.sy = v.layout.n[0];
+    view.layout.sz = std::int64_t(v.layout.n[0]) * v.layout.n[1];
+    view.layout.elem_bytes = bytes_of(v.precision);
+    view.layout.size = view.layout.interior_cells();
+  }
+};
+
+}  // namespace
+
+TEST(VolumeInterop, DeviceValuesAndBricksAreTheHostUploads) {
+  if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda::no_device_reason();
+  OffscreenRenderer off(64, 64);
+  std::cout << "context: " << off.context().description() << "\n";
+  const bool shared = shared_memory_offered(off);
+  for (Precision prec : {Precision::f64, Precision::f32}) {
+    auto solver = hot_spot_on_cuda(prec);
+    const FieldView v = solver->view("T");
+    VolumeTexture host;
+    host.update(v, UploadPath::host, true);
+    for (UploadPath path : {UploadPath::shared, UploadPath::interop}) {
+      if (path == UploadPath::shared && !shared) continue;
+      VolumeTexture device;
+      device.update(v, path);
+      ASSERT_EQ(device.last_path(), path) << device.note();
+      for (int round = 0; round < 2; ++round) {
+        if (round == 1) {  // written again, after the solver moved on
+          solver->advance(5);
+          host.update(solver->view("T"), UploadPath::host, true);
+          device.update(solver->view("T"), path);
+        }
+        const auto a = host.read_values(), b = device.read_values();
+        ASSERT_EQ(a.size(), b.size());
+        EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)), 0)
+            << to_string(prec) << ", " << upload_path_name(path) << ", update " << round + 1;
+        EXPECT_EQ(host.read_bricks(), device.read_bricks())
+            << to_string(prec) << ", " << upload_path_name(path) << ", update " << round + 1;
+      }
+    }
+  }
+}
+
+TEST(VolumeInterop, CudaPathsDrawTheHostPathsPictures) {
+  if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda::no_device_reason();
+  OffscreenRenderer off(320, 240);
+  const bool shared = shared_memory_offered(off);
+  const ViewSettings vs = volume_view();
+  for (Precision prec : {Precision::f64, Precision::f32}) {
+    auto solver = hot_spot_on_cuda(prec);
+    // The storage buffer (shared memory, read in place) against the host's upload into a
+    // storage buffer; the mapped 3D texture against the host's upload into the texture.
+    for (UploadPath path : {UploadPath::shared, UploadPath::interop}) {
+      if (path == UploadPath::shared && !shared) continue;
+      off.renderer().set_volume_host_buffer(path == UploadPath::shared);
+      const Image via_host = off.render(*solver, vs, UploadPath::host);
+      const Image via_device = off.render(*solver, vs, path);
+      ASSERT_EQ(off.renderer().volume()->values().last_path(), path)
+          << off.renderer().volume()->values().note();
+      std::size_t differing = 0;
+      const int worst = worst_difference(via_host, via_device, &differing);
+      EXPECT_LE(worst, 1) << to_string(prec) << ", " << upload_path_name(path) << ": " << differing
+                          << " channel values differ";
+    }
+    // What a user sees: the automatic CUDA path against the CPU side's default.
+    off.renderer().set_volume_host_buffer(true);
+    const Image cpu_default = off.render(*solver, vs, UploadPath::host);
+    const Image automatic = off.render(*solver, vs, UploadPath::automatic);
+    std::size_t differing = 0;
+    const int worst = worst_difference(cpu_default, automatic, &differing);
+    std::cout << to_string(prec) << ": automatic path "
+              << upload_path_name(off.renderer().volume()->values().last_path()) << ", "
+              << differing << " channel values differ from the host path's picture\n";
+    if (off.renderer().volume()->values().last_path() == UploadPath::shared)
+      EXPECT_LE(worst, 1) << to_string(prec) << ": automatic (shared) against host";
+  }
+}
+
+TEST(VolumeInterop, DerivedFieldsAndStreamlinesOnTheDeviceMatchTheHost) {
+  if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda::no_device_reason();
+  for (Precision prec : {Precision::f64, Precision::f32}) {
+    auto solver = test::make_solver("fd/shear-layers", {"grid.n=32"}, BackendKind::cuda, prec);
+    solver->advance(30);
+    solver->synchronize();
+    const FieldView u[3] = {solver->view("ux"), solver->view("uy"), solver->view("uz")};
+    const HostCopy h[3] = {HostCopy(u[0]), HostCopy(u[1]), HostCopy(u[2])};
+    const FieldView hu[3] = {h[0].view, h[1].view, h[2].view};
+    const auto& spacing = solver->grid().spacing;
+    // Vorticity: the same pointwise code on both sides.
+    for (DerivedKind kind : {DerivedKind::speed, DerivedKind::vorticity}) {
+      const FieldLayout out = FieldLayout::make(u[0].layout.n, 0, sizeof(float));
+      Buffer device(Location::device, std::size_t(out.bytes()));
+      std::vector<float> host(std::size_t(out.size)), back(std::size_t(out.size));
+      compute_derived(kind, u, spacing, static_cast<float*>(device.data()), out);
+      compute_derived(kind, hu, spacing, host.data(), out);
+      copy_bytes(back.data(), Location::host, device.data(), Location::device,
+                 std::size_t(out.bytes()));
+      double worst = 0, scale = 0;
+      for (int k = 0; k < out.n[2]; ++k)
+        for (int j = 0; j < out.n[1]; ++j)
+          for (int i = 0; i < out.n[0]; ++i) {
+            const auto c = out.index(i, j, k);
+            worst = std::max(worst, double(std::abs(host[c] - back[c])));
+            scale = std::max(scale, double(std::abs(host[c])));
+          }
+      EXPECT_LE(worst, 1e-5 * scale)
+          << to_string(prec) << (kind == DerivedKind::speed ? " speed" : " vorticity");
+    }
+    // Streamlines: RK4 of StreamlineMath.hpp in the kernel and on the host.
+    LineSettings ls;
+    ls.seeds = 6;
+    ls.steps = 40;
+    const LineGeometry g = line_geometry(ls, solver->grid(), {0.5f, 0.5f, 0.5f});
+    const std::size_t floats = std::size_t(g.seeds()) * g.vertices_per_line() * 4;
+    Buffer device(Location::device, floats * sizeof(float));
+    std::vector<float> host(floats), back(floats);
+    integrate_streamlines(u, spacing, g, static_cast<float*>(device.data()));
+    integrate_streamlines(hu, spacing, g, host.data());
+    copy_bytes(back.data(), Location::host, device.data(), Location::device,
+               floats * sizeof(float));
+    double worst = 0;
+    for (std::size_t i = 0; i < floats; ++i)
+      worst = std::max(worst, double(std::abs(host[i] - back[i])));
+    // Box units (the box is 1 long): a thirtieth of a cell at 32^3, room for the device's
+    // fused multiply-adds to part a line from the host's over 40 steps, far below what a
+    // wrong kernel would give.
+    EXPECT_LE(worst, 1e-3) << to_string(prec) << ": streamline vertices";
+  }
+}
