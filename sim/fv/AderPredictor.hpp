@@ -28,7 +28,7 @@
 // Nodes per cell (3D): M = 1: 6 flux evaluations; M = 2: 33 + 6; M = 3: 69 + 66 + 12.
 // At M = 1 this is the MUSCL-Hancock half step (the paper's second-order ADER, its Fig. 5).
 #include "sim/core/HostDevice.hpp"
-#include "sim/fv/FvPhysics.hpp"
+#include "sim/fv/EulerState.hpp"
 #include "sim/fv/ModalPolynomial.hpp"
 
 namespace fluxview::fv {
@@ -53,11 +53,12 @@ struct SpaceTimePolynomial {
   FLUXVIEW_HD const State<T, NV>* q(int n) const { return c + time_coefficient_offset(M, n); }
 };
 
-// Value of q at the point p of the cell and time tau (q_n only up to time degree Nt, so
-// the predictor can evaluate the iterate it has so far).
-template <int M, int Nt = M, class T, int NV>
+// Value of q at the point p of the cell and time tau, with q_n only up to time degree nt
+// (0: the spatial polynomial alone, as a Runge-Kutta stage uses it; the predictor
+// evaluates the iterate it has so far).
+template <int M, class T, int NV>
 FLUXVIEW_HD State<T, NV> space_time_value(const SpaceTimePolynomial<T, NV, M>& st, const T p[3],
-                                          T tau) {
+                                          T tau, int nt) {
   T phi[modes_up_to(M)];
   basis_at<M>(p, phi);
   State<T, NV> v = st.c[0];
@@ -67,7 +68,8 @@ FLUXVIEW_HD State<T, NV> space_time_value(const SpaceTimePolynomial<T, NV, M>& s
     for (int k = 0; k < NV; ++k) v.v[k] += st.c[m].v[k] * phi[m];
   T tn = T(1);
 #pragma unroll
-  for (int n = 1; n <= Nt; ++n) {
+  for (int n = 1; n <= M; ++n) {
+    if (n > nt) break;
     tn *= tau;
     const State<T, NV>* qn = st.q(n);
 #pragma unroll
@@ -76,6 +78,12 @@ FLUXVIEW_HD State<T, NV> space_time_value(const SpaceTimePolynomial<T, NV, M>& s
       for (int k = 0; k < NV; ++k) v.v[k] += tn * qn[m].v[k] * phi[m];
   }
   return v;
+}
+
+template <int M, int Nt = M, class T, int NV>
+FLUXVIEW_HD State<T, NV> space_time_value(const SpaceTimePolynomial<T, NV, M>& st, const T p[3],
+                                          T tau) {
+  return space_time_value<M>(st, p, tau, Nt);
 }
 
 namespace detail {
@@ -124,7 +132,7 @@ FLUXVIEW_HD LowModes<T, NV> low_modes(const Flux& fl, const SpaceTimePolynomial<
                                       const bool active[3], T tau, bool with_dd) {
   const T h = T(0.5);
   T o[3];
-  LowModes<T, NV> r;
+  LowModes<T, NV> r{};
   offsets(D, h, D, h, o);
   const State<T, NV> fp = flux_at<D, Nt>(fl, st, o[0], o[1], o[2], tau);
   offsets(D, -h, D, -h, o);
@@ -345,7 +353,7 @@ FLUXVIEW_HD void ader_predict(const Flux& fl, SpaceTimePolynomial<T, NV, M>& st,
     if (active[1]) detail::predictor1_axis<1>(fl, st, nu[1]);
     if (active[2]) detail::predictor1_axis<2>(fl, st, nu[2]);
   } else if constexpr (M == 2) {
-    State<T, NV> l0[3];
+    State<T, NV> l0[3] = {};
     if (active[0]) detail::predictor2_sweep1<0>(fl, st, active, nu[0], l0[0]);
     if (active[1]) detail::predictor2_sweep1<1>(fl, st, active, nu[1], l0[1]);
     if (active[2]) detail::predictor2_sweep1<2>(fl, st, active, nu[2], l0[2]);
@@ -353,7 +361,7 @@ FLUXVIEW_HD void ader_predict(const Flux& fl, SpaceTimePolynomial<T, NV, M>& st,
     if (active[1]) detail::predictor2_sweep2<1>(fl, st, l0[1], nu[1]);
     if (active[2]) detail::predictor2_sweep2<2>(fl, st, l0[2], nu[2]);
   } else if constexpr (M == 3) {
-    LowModes<T, NV> l0[3];
+    LowModes<T, NV> l0[3] = {};
     if (active[0]) detail::predictor3_sweep1<0>(fl, st, active, nu[0], l0[0]);
     if (active[1]) detail::predictor3_sweep1<1>(fl, st, active, nu[1], l0[1]);
     if (active[2]) detail::predictor3_sweep1<2>(fl, st, active, nu[2], l0[2]);

@@ -21,7 +21,7 @@
 //   4: u_n + c wave   rho/(2c) du_n + dp/(2c^2)
 //   5: tracer         dc
 #include "sim/core/HostDevice.hpp"
-#include "sim/fv/FvPhysics.hpp"
+#include "sim/fv/EulerState.hpp"
 
 namespace fluxview::fv {
 

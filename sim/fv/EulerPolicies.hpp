@@ -32,7 +32,7 @@ struct EulerFlux {
 template <class T, int NV>
 struct EulerFaceSolver {
   Physics<T> ph;
-  RiemannSolver riemann = RiemannSolver::hllc;
+  Riemann riemann = Riemann::hllc;
   FLUXVIEW_HD bool admissible_state(const State<T, NV>& u) const { return admissible(u, ph); }
   template <int D>
   FLUXVIEW_HD State<T, NV> flux(const State<T, NV>& uL, const State<T, NV>& uR) const {

@@ -19,7 +19,7 @@
 // two conserved states.
 #include "sim/core/HostDevice.hpp"
 #include "sim/fv/AderPredictor.hpp"
-#include "sim/fv/FvPhysics.hpp"
+#include "sim/fv/EulerState.hpp"
 #include "sim/fv/ModalPolynomial.hpp"
 
 namespace fluxview::fv {
@@ -40,23 +40,23 @@ FLUXVIEW_HD int face_rule(int degree, T x[2], T w[2]) {
 }
 
 // The flux through the face normal to D between the cell L (below) and R (above), from
-// their space-time polynomials of total degree M with time degree Nt (Nt = 0: the
+// their space-time polynomials of total degree M with time degree nt (nt = 0: the
 // polynomials are spatial only and the flux is that of the instant, as a Runge-Kutta
-// stage needs; Nt = M: the ADER corrector's average over the step). active: the axes with
+// stage needs; nt = M: the ADER corrector's average over the step). active: the axes with
 // more than one cell. Sets `fell_back` if the face took the first-order flux.
-template <int D, int M, int Nt, class T, int NV, class Solver>
+template <int D, int M, class T, int NV, class Solver>
 FLUXVIEW_HD State<T, NV> modal_face_flux(const Solver& rs, const SpaceTimePolynomial<T, NV, M>& L,
                                          const SpaceTimePolynomial<T, NV, M>& R,
-                                         const bool active[3], bool& fell_back) {
+                                         const bool active[3], int nt, bool& fell_back) {
   constexpr int e1 = D == 0 ? 1 : 0, e2 = D == 2 ? 1 : 2;
   T xs[2], ws[2], xt[2], wt[2];
   const int ns = face_rule(M, xs, ws);
   const int n1 = active[e1] ? ns : 1, n2 = active[e2] ? ns : 1;
-  int nt = 1;
+  int points_t = 1;
   xt[0] = T(0);
   wt[0] = T(1);
-  if constexpr (Nt > 0) {
-    nt = face_rule(M, xt, wt);
+  if (nt > 0) {
+    points_t = face_rule(M, xt, wt);
 #pragma unroll
     for (int k = 0; k < 2; ++k) xt[k] += T(0.5);  // [-1/2, 1/2] -> [0, 1]
   }
@@ -66,14 +66,14 @@ FLUXVIEW_HD State<T, NV> modal_face_flux(const Solver& rs, const SpaceTimePolyno
   fell_back = false;
   for (int a = 0; a < n1; ++a)
     for (int b = 0; b < n2; ++b)
-      for (int t = 0; t < nt; ++t) {
+      for (int t = 0; t < points_t; ++t) {
         T pl[3], pr[3];
         pl[D] = T(0.5);
         pr[D] = T(-0.5);
         pl[e1] = pr[e1] = n1 > 1 ? xs[a] : T(0);
         pl[e2] = pr[e2] = n2 > 1 ? xs[b] : T(0);
-        const State<T, NV> uL = space_time_value<M, Nt>(L, pl, xt[t]);
-        const State<T, NV> uR = space_time_value<M, Nt>(R, pr, xt[t]);
+        const State<T, NV> uL = space_time_value<M>(L, pl, xt[t], nt);
+        const State<T, NV> uR = space_time_value<M>(R, pr, xt[t], nt);
         if (!(rs.admissible_state(uL) && rs.admissible_state(uR))) {
           fell_back = true;
           return rs.template flux<D>(L.c[0], R.c[0]);

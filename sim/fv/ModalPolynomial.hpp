@@ -21,7 +21,7 @@
 // The functions here are pointwise (FLUXVIEW_HD) and know nothing of the physics beyond
 // a State of NV numbers.
 #include "sim/core/HostDevice.hpp"
-#include "sim/fv/FvPhysics.hpp"
+#include "sim/fv/EulerState.hpp"
 
 namespace fluxview::fv {
 

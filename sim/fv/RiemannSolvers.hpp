@@ -21,7 +21,7 @@
 // rho c u_n).
 #include "sim/core/HostDevice.hpp"
 #include "sim/fv/EulerCharacteristics.hpp"
-#include "sim/fv/FvPhysics.hpp"
+#include "sim/fv/EulerState.hpp"
 
 namespace fluxview::fv {
 
@@ -60,28 +60,25 @@ FLUXVIEW_HD void einfeldt_speeds(const State<T, NV>& qL, const State<T, NV>& qR,
   sR = fv_max(qR.v[1 + D] + cR, un + c);
 }
 
-// The four solvers, selected by fv.riemann (hlle is also the fallback's flux).
-enum class RiemannSolver : int { llf = 0, hll = 1, hllc = 2, hlle = 3, hlli = 4 };
-
 template <int D, class T, int NV>
-FLUXVIEW_HD State<T, NV> riemann_solve(RiemannSolver kind, const State<T, NV>& qL,
-                                       const State<T, NV>& qR, T g) {
+FLUXVIEW_HD State<T, NV> riemann_solve(Riemann kind, const State<T, NV>& qL, const State<T, NV>& qR,
+                                       T g) {
   const State<T, NV> uL = prim_to_cons(qL, g), uR = prim_to_cons(qR, g);
   const State<T, NV> fL = physical_flux<D>(qL, uL), fR = physical_flux<D>(qR, uR);
   const T cL = sound_speed(qL.v[0], qL.v[4], g), cR = sound_speed(qR.v[0], qR.v[4], g);
   const T vL = qL.v[1 + D], vR = qR.v[1 + D];
-  if (kind == RiemannSolver::llf) {
+  if (kind == Riemann::llf) {
     const T l0 = fv_max(fv_abs(vL) + cL, fv_abs(vR) + cR);
     State<T, NV> f;
 #pragma unroll
     for (int m = 0; m < NV; ++m) f.v[m] = T(0.5) * (fL.v[m] + fR.v[m] - l0 * (uR.v[m] - uL.v[m]));
     return f;
   }
-  if (kind == RiemannSolver::hlle || kind == RiemannSolver::hlli) {
+  if (kind == Riemann::hlle || kind == Riemann::hlli) {
     T sL, sR;
     einfeldt_speeds<D>(qL, qR, uL, uR, cL, cR, g, sL, sR);
     State<T, NV> f = hll_formula(uL, uR, fL, fR, sL, sR);
-    if (kind == RiemannSolver::hlle || !(sL < T(0) && sR > T(0))) return f;
+    if (kind == Riemann::hlle || !(sL < T(0) && sR > T(0))) return f;
     // The HLL state and its primitives; no correction if it is not physical.
     const T inv = T(1) / (sR - sL);
     State<T, NV> us, du;
@@ -118,7 +115,7 @@ FLUXVIEW_HD State<T, NV> riemann_solve(RiemannSolver kind, const State<T, NV>& q
   }
   const T sL = fv_min(vL - cL, vR - cR);
   const T sR = fv_max(vL + cL, vR + cR);
-  if (kind == RiemannSolver::hll) return hll_formula(uL, uR, fL, fR, sL, sR);
+  if (kind == Riemann::hll) return hll_formula(uL, uR, fL, fR, sL, sR);
   // HLLC: the contact speed s*, then the star state of the side the face sits in,
   // selected value by value (no reference to either state: on the GPU that would force
   // both into local memory).

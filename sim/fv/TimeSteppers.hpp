@@ -16,7 +16,7 @@
 // of each stage whose output is not admissible, density and pressure stay positive when
 // each forward-Euler step does (the SSP property).
 #include "sim/core/HostDevice.hpp"
-#include "sim/fv/FvPhysics.hpp"
+#include "sim/fv/EulerState.hpp"
 
 namespace fluxview::fv {
 

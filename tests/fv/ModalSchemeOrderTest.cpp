@@ -65,7 +65,7 @@ struct Grid2 {
 
 // dU/dt (RK) or the step-averaged dU/dt (ADER) of every interior cell.
 template <int Deg, bool Ader>
-void divergence(const Grid2& G, double dt, ReconstructionVariables vars, RiemannSolver rs,
+void divergence(const Grid2& G, double dt, ReconstructionVariables vars, Riemann rs,
                 std::vector<S>& l) {
   const int n = G.n;
   const bool active[3] = {true, true, false};
@@ -91,8 +91,8 @@ void divergence(const Grid2& G, double dt, ReconstructionVariables vars, Riemann
   for (int j = 0; j < n; ++j)
     for (int i = 0; i <= n; ++i) {
       bool fb;
-      const S f = modal_face_flux < 0, Deg,
-              Ader ? Deg : 0 > (face, poly[(j + 1) * m + i], poly[(j + 1) * m + i + 1], active, fb);
+      const S f = modal_face_flux<0, Deg>(face, poly[(j + 1) * m + i], poly[(j + 1) * m + i + 1],
+                                          active, Ader ? Deg : 0, fb);
       for (int v = 0; v < 5; ++v) {
         if (i > 0) l[j * n + i - 1].v[v] -= f.v[v] / G.h;
         if (i < n) l[j * n + i].v[v] += f.v[v] / G.h;
@@ -101,8 +101,8 @@ void divergence(const Grid2& G, double dt, ReconstructionVariables vars, Riemann
   for (int j = 0; j <= n; ++j)
     for (int i = 0; i < n; ++i) {
       bool fb;
-      const S f = modal_face_flux < 1, Deg,
-              Ader ? Deg : 0 > (face, poly[j * m + i + 1], poly[(j + 1) * m + i + 1], active, fb);
+      const S f = modal_face_flux<1, Deg>(face, poly[j * m + i + 1], poly[(j + 1) * m + i + 1],
+                                          active, Ader ? Deg : 0, fb);
       for (int v = 0; v < 5; ++v) {
         if (j > 0) l[(j - 1) * n + i].v[v] -= f.v[v] / G.h;
         if (j < n) l[j * n + i].v[v] += f.v[v] / G.h;
@@ -113,7 +113,7 @@ void divergence(const Grid2& G, double dt, ReconstructionVariables vars, Riemann
 // L1 error of the density of the vortex at t_end on an n x n grid.
 template <int Deg>
 double vortex_error(int n, TimeStepper ts, double t_end, ReconstructionVariables vars,
-                    RiemannSolver rs = RiemannSolver::hllc) {
+                    Riemann rs = Riemann::hllc) {
   const double h = 10.0 / n, cfl = 0.4;
   const int g = Deg + 1;
   const RkScheme sch = rk_scheme(ts);
