@@ -33,7 +33,6 @@
 #include "app/gui/ScenePanel.hpp"
 #include "fileio/AtomicFile.hpp"
 #include "fileio/Folders.hpp"
-#include "insitu/snapshot/AtomicFile.hpp"
 #include "render/GlResources.hpp"
 #include "render/Image.hpp"
 #include "render/ViewRenderer.hpp"
