@@ -1,10 +1,15 @@
 // The fv solver's checkpoints (the class: FvSolverImpl.hpp). A checkpoint holds the
 // conserved interiors (what a step reads; ghosts are refilled), the clock, the
 // corrected-cell count and the scheme that wrote it (a restart with another scheme is
-// refused unless fv.allow_scheme_change asks for it: it would not continue the run). The next dt is recomputed from the state by the same formula the
-// last stage's reduction used, so a restart continues bit-identically.
+// refused unless fv.allow_scheme_change asks for it: it would not continue the run). The next dt is
+// recomputed from the state by the same formula the last stage's reduction used, so a restart
+// continues bit-identically.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "sim/fv/FvSolverImpl.hpp"
 

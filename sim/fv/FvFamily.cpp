@@ -2,6 +2,7 @@
 // only place their keys are spelled), the typed configuration read from them, the checks
 // across parameters, and the factory.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <initializer_list>
@@ -380,7 +381,8 @@ StagePath stage_path(const FvConfig& c) {
 
 std::string scheme_name(const FvConfig& c) {
   std::string s = reconstruction_name(c.reconstruction);
-  if (c.reconstruction != Reconstruction::constant) s += std::string(" ") + variables_name(c.variables);
+  if (c.reconstruction != Reconstruction::constant)
+    s += std::string(" ") + variables_name(c.variables);
   return s + ", " + riemann_name(c.physics.riemann) + ", " + time_stepper_name(c.time);
 }
 

@@ -1,4 +1,5 @@
 #include "sim/fv/FvInitial.hpp"
+#include <array>
 
 #include <cmath>
 #include <numbers>

@@ -4,6 +4,8 @@
 // FvCpu.cpp instantiates them on the host and cuda/FvKernels.cu on the device. A stage is
 // the one thing each space computes its own way (the host in passes over scratch fields,
 // the device in one fused tile kernel), both through update_cell() of FvPhysics.hpp.
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -177,8 +179,8 @@ DensityErrors density_errors(const Space& space, const Conserved<T>& u, const Fi
         const double x[3] = {x0[0] + i * h[0], x0[1] + j * h[1], x0[2] + k * h[2]};
         double want;
         if (exact.vortex)
-          want = vortex_density_average(exact.vortex_spec, x[0], x[1], h[0], two_d ? h[1] : 0.0,
-                                        t, nullptr);
+          want = vortex_density_average(exact.vortex_spec, x[0], x[1], h[0], two_d ? h[1] : 0.0, t,
+                                        nullptr);
         else
           want = wave_density_average(exact.wave_spec, x[exact.wave_spec.axis],
                                       h[exact.wave_spec.axis], t);

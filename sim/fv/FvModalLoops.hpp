@@ -25,6 +25,7 @@
 // the six cells across the face and calls the Riemann solver at the face centre (the
 // dimension-by-dimension scheme of codes that use WENO-Z); passes 3 and 4 as above.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -128,8 +129,8 @@ void reconstruct_pass(const Space& space, const StageArgs<T>& a, const SlabArray
 
 // Pass 2: the ADER predictor, in place.
 template <int M, int NV, class Space, class T>
-void predict_pass(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s, const bool act0,
-                  const bool act1, const bool act2) {
+void predict_pass(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
+                  const bool act0, const bool act1, const bool act2) {
   EulerFlux<T, NV> fl;
   fl.ph = a.ph;
   const T nu0 = a.dt * a.inv_dx[0], nu1 = a.dt * a.inv_dx[1], nu2 = a.dt * a.inv_dx[2];
@@ -148,10 +149,12 @@ void predict_pass(const Space& space, const StageArgs<T>& a, const SlabArrays<T>
         const std::int64_t q = pb.local(i, j, k);
         SpaceTimePolynomial<T, NV, M> st;
         for (int m = 0; m < modes_up_to(M); ++m)
-          for (int v = 0; v < NV; ++v) st.c[m].v[v] = modes[(std::int64_t(m) * NV + v) * pb.cells + q];
+          for (int v = 0; v < NV; ++v)
+            st.c[m].v[v] = modes[(std::int64_t(m) * NV + v) * pb.cells + q];
         ader_predict<M>(fl, st, active, nu);
         for (int m = modes_up_to(M); m < space_time_modes(M); ++m)
-          for (int v = 0; v < NV; ++v) modes[(std::int64_t(m) * NV + v) * pb.cells + q] = st.c[m].v[v];
+          for (int v = 0; v < NV; ++v)
+            modes[(std::int64_t(m) * NV + v) * pb.cells + q] = st.c[m].v[v];
       },
       exec::Block<32, 2, 1>{});
 }
@@ -180,7 +183,8 @@ void add_divergence(const Space& space, const StageArgs<T>& a, const SlabArrays<
   }
   exec::for_each_cell(space, cells, [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
     const std::int64_t lo = fb.local(i, j, k),
-                       hi = fb.local(i + (D == 0), j + (D == 1), k + (D == 2)), c = cb.local(i, j, k);
+                       hi = fb.local(i + (D == 0), j + (D == 1), k + (D == 2)),
+                       c = cb.local(i, j, k);
     for (int v = 0; v < NV; ++v) {
       const T d = (flux[v * fb.cells + lo] - flux[v * fb.cells + hi]) * inv;
       div[v * cb.cells + c] = first ? d : div[v * cb.cells + c] + d;
@@ -225,7 +229,8 @@ void modal_face_pass(const Space& space, const StageArgs<T>& a, const SlabArrays
 // Pass 3 of the WENO-Z path, one axis: the face values from the six cells across each
 // face, in the run's variables linearised about the mean of the two cells beside it.
 template <int D, int NV, class Space, class T>
-void wenoz_face_pass(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s, bool first) {
+void wenoz_face_pass(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
+                     bool first) {
   EulerFaceSolver<T, NV> rs;
   rs.ph = a.ph;
   rs.riemann = a.ph.riemann;
@@ -305,40 +310,34 @@ UpdateAcc update_pass(const Space& space, const StageArgs<T>& a, const SlabArray
     cells.hi[d] = cb.lo[d] + cb.ext[d];
   }
   const bool with_rate = a.rate_bits != nullptr;
-  return exec::reduce_cells(space, cells, UpdateAcc{},
-                            [=] FLUXVIEW_LAMBDA(int i, int j, int k, UpdateAcc& acc) {
-                              const FieldLayout& l = g.layout;
-                              const std::int64_t c = l.index(i, j, k);
-                              const std::int64_t sx = l.n[0] > 1 ? 1 : 0,
-                                                 sy = l.n[1] > 1 ? l.sy : 0,
-                                                 sz = l.n[2] > 1 ? l.sz : 0;
-                              State<T, NV> lv;
-                              const std::int64_t q = cb.local(i, j, k);
-                              for (int v = 0; v < NV; ++v) lv.v[v] = div[v * cb.cells + q];
-                              const auto first_order = [&] {
-                                auto prim = [&](std::int64_t at) {
-                                  return cons_to_prim(load_state<NV>(g.in, at), g.ph);
-                                };
-                                return first_order_divergence(prim(c), prim(c - sx), prim(c + sx),
-                                                              prim(c - sy), prim(c + sy),
-                                                              prim(c - sz), prim(c + sz), g.ph,
-                                                              g.inv_dx);
-                              };
-                              const State<T, NV> u = load_state<NV>(g.in, c);
-                              unsigned long long corrected = 0;
-                              const State<T, NV> r =
-                                  update_cell(load_state<NV>(g.u0, c), u, lv, g.dt, g.weight_u0,
-                                              g.weight_in, g.ph, first_order, corrected);
-                              if (g.outputs == 2) {
-                                const State<T, NV> r2 = update_cell(
-                                    load_state<NV>(g.u0_2, c), u, lv, g.dt_2, g.weight_u0_2,
-                                    g.weight_in_2, g.ph, first_order, corrected);
-                                store_state<NV>(g.out_2, c, r2);
-                              }
-                              store_state<NV>(g.out, c, r);
-                              acc.corrected.add(corrected);
-                              if (with_rate) acc.rate.add(cell_signal_rate(r, g.ph, g.inv_dx));
-                            });
+  return exec::reduce_cells(
+      space, cells, UpdateAcc{}, [=] FLUXVIEW_LAMBDA(int i, int j, int k, UpdateAcc& acc) {
+        const FieldLayout& l = g.layout;
+        const std::int64_t c = l.index(i, j, k);
+        const std::int64_t sx = l.n[0] > 1 ? 1 : 0, sy = l.n[1] > 1 ? l.sy : 0,
+                           sz = l.n[2] > 1 ? l.sz : 0;
+        State<T, NV> lv;
+        const std::int64_t q = cb.local(i, j, k);
+        for (int v = 0; v < NV; ++v) lv.v[v] = div[v * cb.cells + q];
+        const auto first_order = [&] {
+          auto prim = [&](std::int64_t at) { return cons_to_prim(load_state<NV>(g.in, at), g.ph); };
+          return first_order_divergence(prim(c), prim(c - sx), prim(c + sx), prim(c - sy),
+                                        prim(c + sy), prim(c - sz), prim(c + sz), g.ph, g.inv_dx);
+        };
+        const State<T, NV> u = load_state<NV>(g.in, c);
+        unsigned long long corrected = 0;
+        const State<T, NV> r = update_cell(load_state<NV>(g.u0, c), u, lv, g.dt, g.weight_u0,
+                                           g.weight_in, g.ph, first_order, corrected);
+        if (g.outputs == 2) {
+          const State<T, NV> r2 =
+              update_cell(load_state<NV>(g.u0_2, c), u, lv, g.dt_2, g.weight_u0_2, g.weight_in_2,
+                          g.ph, first_order, corrected);
+          store_state<NV>(g.out_2, c, r2);
+        }
+        store_state<NV>(g.out, c, r);
+        acc.corrected.add(corrected);
+        if (with_rate) acc.rate.add(cell_signal_rate(r, g.ph, g.inv_dx));
+      });
 }
 
 }  // namespace modal_detail
@@ -354,12 +353,12 @@ modal_detail::UpdateAcc higher_order_stage(const Space& space, const StageArgs<T
   const bool act[3] = {l.n[0] > 1, l.n[1] > 1, l.n[2] > 1};
   // Modes stored per cell: the polynomial, and with ADER its time coefficients.
   const int stored = M < 0 ? 0 : (a.ader ? space_time_modes(M) : modes_up_to(M));
-  const int hx = M < 0 ? 0 : int(act[0]), hy = M < 0 ? 0 : int(act[1]), hz = M < 0 ? 0 : int(act[2]);
+  const int hx = M < 0 ? 0 : int(act[0]), hy = M < 0 ? 0 : int(act[1]),
+            hz = M < 0 ? 0 : int(act[2]);
   // Bytes per z plane: polynomials (with their one-cell ring), face fluxes, divergence.
-  const std::size_t plane =
-      sizeof(T) * NV *
-      (std::size_t(stored) * (l.n[0] + 2 * hx) * (l.n[1] + 2 * hy) +
-       std::size_t(l.n[0] + 1) * (l.n[1] + 1) + std::size_t(l.n[0]) * l.n[1]);
+  const std::size_t plane = sizeof(T) * NV *
+                            (std::size_t(stored) * (l.n[0] + 2 * hx) * (l.n[1] + 2 * hy) +
+                             std::size_t(l.n[0] + 1) * (l.n[1] + 1) + std::size_t(l.n[0]) * l.n[1]);
   const std::size_t budget = scratch_budget(space);
   int slab = int(std::max<std::size_t>(1, budget / plane));
   slab = std::min(slab, l.n[2]);
@@ -395,9 +394,12 @@ modal_detail::UpdateAcc higher_order_stage(const Space& space, const StageArgs<T
         predict_pass<M, NV>(space, a, s, act[0], act[1], act[2]);
         lap(&PassTimes::predict);
       }
-      if (act[0]) modal_face_pass<0, M, NV>(space, a, s, act[0], act[1], act[2], std::exchange(first, false));
-      if (act[1]) modal_face_pass<1, M, NV>(space, a, s, act[0], act[1], act[2], std::exchange(first, false));
-      if (act[2]) modal_face_pass<2, M, NV>(space, a, s, act[0], act[1], act[2], std::exchange(first, false));
+      if (act[0])
+        modal_face_pass<0, M, NV>(space, a, s, act[0], act[1], act[2], std::exchange(first, false));
+      if (act[1])
+        modal_face_pass<1, M, NV>(space, a, s, act[0], act[1], act[2], std::exchange(first, false));
+      if (act[2])
+        modal_face_pass<2, M, NV>(space, a, s, act[0], act[1], act[2], std::exchange(first, false));
     } else {
       if (act[0]) wenoz_face_pass<0, NV>(space, a, s, std::exchange(first, false));
       if (act[1]) wenoz_face_pass<1, NV>(space, a, s, std::exchange(first, false));
@@ -406,7 +408,8 @@ modal_detail::UpdateAcc higher_order_stage(const Space& space, const StageArgs<T
     if (first) {  // a single cell: nothing flows
       T* div = s.div;
       const std::int64_t n = std::int64_t(NV) * s.cell.cells;
-      exec::for_each_cell(space, exec::range(n), [=] FLUXVIEW_LAMBDA(int i, int, int) { div[i] = T(0); });
+      exec::for_each_cell(space, exec::range(n),
+                          [=] FLUXVIEW_LAMBDA(int i, int, int) { div[i] = T(0); });
     }
     lap(&PassTimes::faces);
     const UpdateAcc done = update_pass<NV>(space, a, s);

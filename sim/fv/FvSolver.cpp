@@ -1,7 +1,12 @@
 // The fv solver's set-up, fields and diagnostics (the class: FvSolverImpl.hpp).
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstddef>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -161,7 +166,8 @@ std::vector<std::pair<std::string, std::string>> FvSolver<T>::run_facts() const 
   std::string kernel = backend_->kernel(tile_rows_);
   if (path == StagePath::modal)
     kernel = std::string(where() == Location::device ? "device" : "cpu-openmp") +
-             " passes: cell polynomials" + (config_.time == TimeStepper::ader ? ", predictor" : "") +
+             " passes: cell polynomials" +
+             (config_.time == TimeStepper::ader ? ", predictor" : "") +
              ", face fluxes at Gauss points, update";
   else if (path == StagePath::wenoz_faces)
     kernel = std::string(where() == Location::device ? "device" : "cpu-openmp") +
@@ -178,8 +184,7 @@ std::vector<std::pair<std::string, std::string>> FvSolver<T>::run_facts() const 
     std::ostringstream o;
     o.precision(3);
     o << "reconstruct " << times_.reconstruct / t << ", predictor " << times_.predict / t
-      << ", faces " << times_.faces / t << ", update " << times_.update / t << " of "
-      << t << " s";
+      << ", faces " << times_.faces / t << ", update " << times_.update / t << " of " << t << " s";
     f.push_back({"pass_fractions", o.str()});
     f.push_back({"predictor_fraction", format_value(times_.predict / t)});
   }

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/Buffer.hpp"
@@ -120,7 +121,7 @@ class FvSolver final : public Solver {
   // The registers of the time stepper: state_ holds U^n between steps; stage_ and, for
   // the three-register schemes, third_ the stages (TimeSteppers.hpp).
   std::vector<Field<T>> state_, stage_, third_;
-  PassTimes times_;  // fv.time_passes: seconds in each pass since the start
+  PassTimes times_;                        // fv.time_passes: seconds in each pass since the start
   parallel::GhostExchange exchange_;       // state_ and stage_ share one layout
   mutable std::vector<Field<T>> derived_;  // ux, uy, uz, p, tracer: filled by view()
   Buffer counters_;                        // where the backend computes

@@ -1,6 +1,7 @@
 // The fv solver's step: TVD RK2 in two stages, the ghosts each stage reads, and the CFL
 // rate of the next step (the class: FvSolverImpl.hpp).
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <sstream>
 
@@ -25,8 +26,8 @@ void FvSolver<T>::fill_ghosts(const Conserved<T>& u, double t) {
 template <class T>
 void FvSolver<T>::step_by(double h) {
   const RkScheme sch = rk_scheme(config_.time);
-  const Conserved<T> reg[kMaxRkRegisters] = {
-      fields_of(state_), fields_of(stage_), third_.empty() ? Conserved<T>{} : fields_of(third_)};
+  const Conserved<T> reg[kMaxRkRegisters] = {fields_of(state_), fields_of(stage_),
+                                             third_.empty() ? Conserved<T>{} : fields_of(third_)};
   StageArgs<T> a;
   a.nv = nv_;
   a.layout = layout();
@@ -115,12 +116,12 @@ std::uint64_t FvSolver<T>::corrected() const {
   return v;
 }
 
-#define FLUXVIEW_FV_STEPPING(T)                                \
+#define FLUXVIEW_FV_STEPPING(T)                                        \
   template void FvSolver<T>::fill_ghosts(const Conserved<T>&, double); \
-  template void FvSolver<T>::step_by(double);                  \
-  template void FvSolver<T>::rate_from_state();                \
-  template void FvSolver<T>::reduce_rate();                    \
-  template void FvSolver<T>::check_rate() const;               \
+  template void FvSolver<T>::step_by(double);                          \
+  template void FvSolver<T>::rate_from_state();                        \
+  template void FvSolver<T>::reduce_rate();                            \
+  template void FvSolver<T>::check_rate() const;                       \
   template std::uint64_t FvSolver<T>::corrected() const;
 FLUXVIEW_FV_STEPPING(float)
 FLUXVIEW_FV_STEPPING(double)

@@ -4,6 +4,9 @@
 // reconstruction and time stepper. This checks that the pieces fit together at their
 // design order before any solver uses them.
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <memory>
+#include <utility>
 
 #include <cmath>
 #include <cstdio>
