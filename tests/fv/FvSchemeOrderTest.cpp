@@ -129,24 +129,9 @@ TEST(FvSchemeShocks, SodWithinThePlmTolerancesAtEveryOrder) {
   }
 }
 
-TEST(FvSchemeShocks, SedovOctantWithinFivePercentAtFourthOrder) {
-  // The octant of FvSedov.OctantShockRadiusWithinFivePercent (32^3, dx = 1/64, t = 0.05)
-  // with the paper's fourth-order scheme (weno4 + ADER); plm is that test. The blast's
-  // near-vacuum (p = 1e-5) is where the positivity fallback works, so it must stay finite
-  // too. The other schemes run the full 128^3 blast on the GPU
-  // (FvHigherOrderCuda.Sedov128AtEveryOrder): each costs minutes on the CI machine.
-  const double t = 0.05, c[3] = {0, 0, 0};
-  auto s = make_solver(
-      "fv/sedov", {"grid.n=32", "grid.lx=0.5", "grid.ly=0.5", "grid.lz=0.5", "fv.blast_x=0",
-                   "fv.blast_y=0", "fv.blast_z=0", "fv.bc_xmin=reflecting", "fv.bc_ymin=reflecting",
-                   "fv.bc_zmin=reflecting", "fv.reconstruction=weno4", "fv.time=ader"});
-  run_until(*s, t);
-  const double r = shock_radius(*s, c, 1.0), want = sedov_radius(1.0, t, 1.0);
-  std::printf("Sedov octant weno4 ader: R = %.4f, similarity %.4f, error %.2f%%, corrected %g\n", r,
-              want, 100 * (r / want - 1), diagnostic(*s, "corrected_cells"));
-  EXPECT_NEAR(r / want, 1.0, 0.05);
-  EXPECT_EQ(diagnostic(*s, "nonfinite_cells"), 0);
-}
+// Sedov at the higher orders is FvHigherOrderCuda.Sedov128AtEveryOrder (the GPU test): on
+// the CI CPU the 3D fourth-order octant of FvSedov takes over ten times plm's time (more
+// than four CPU minutes).
 
 namespace {
 
