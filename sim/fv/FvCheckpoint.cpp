@@ -1,7 +1,10 @@
 // The fv solver's checkpoints (the class: FvSolverImpl.hpp). A checkpoint holds the
-// conserved interiors (what a step reads; ghosts are refilled), the clock and the
-// corrected-cell count. The next dt is recomputed from the state by the same formula the
-// last stage's reduction used, so a restart continues bit-identically.
+// conserved interiors (what a step reads; ghosts are refilled), the clock, the
+// corrected-cell count and the scheme that wrote it (a restart with another scheme is
+// refused unless fv.allow_scheme_change asks for it: it would not continue the run). The next dt is
+// recomputed from the state by the same formula the last stage's reduction used, so a restart
+// continues bit-identically.
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -17,6 +20,7 @@ namespace {
 // Names of the conserved fields in checkpoints.
 constexpr const char* kConservedNames[] = {"rho", "mom_x", "mom_y", "mom_z", "E", "rho_c"};
 const std::string kCorrectedKey = "corrected_cells=";
+const std::string kSchemeKey = "\nscheme=";
 
 }  // namespace
 
@@ -30,13 +34,24 @@ SolverState FvSolver<T>::save_state() const {
                          gather_interior(state_[m].view(kConservedNames[m], "", Centering::cell))});
   // The run's total, not this rank's: a restart on another rank count puts it on rank 0
   // (load_state), so the diagnostic, a sum over ranks, carries on unchanged.
-  st.extra = kCorrectedKey + std::to_string(parallel::allreduce_sum(std::int64_t(corrected())));
+  st.extra = kCorrectedKey + std::to_string(parallel::allreduce_sum(std::int64_t(corrected()))) +
+             kSchemeKey + scheme_name(config_);
   save_solids(st);  // the obstacles, if any, as one more array
   return st;
 }
 
 template <class T>
 void FvSolver<T>::load_state(const SolverState& st) {
+  // The scheme that wrote it (checkpoints from before schemes were recorded have none).
+  const std::size_t at = st.extra.find(kSchemeKey);
+  if (at != std::string::npos) {
+    const std::string written = st.extra.substr(at + kSchemeKey.size());
+    if (written != scheme_name(config_) && !config_.allow_scheme_change)
+      throw std::runtime_error("fv checkpoint was written by the scheme '" + written +
+                               "' but this run is '" + scheme_name(config_) +
+                               "'; restart with the same fv.reconstruction, fv.variables, "
+                               "fv.riemann and fv.time, or set fv.allow_scheme_change = true");
+  }
   if (int(st.arrays.size()) != nv_ &&
       !(int(st.arrays.size()) == nv_ + 1 && st.arrays.back().name == kSolidArray))
     throw std::runtime_error("fv checkpoint holds " + std::to_string(st.arrays.size()) +
@@ -55,7 +70,7 @@ void FvSolver<T>::load_state(const SolverState& st) {
   load_solids(st);
   time_ = st.time;
   step_ = st.step;
-  fill_ghosts(fields_of(state_));
+  fill_ghosts(fields_of(state_), time_);
   rate_from_state();
 }
 

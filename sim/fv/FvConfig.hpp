@@ -6,13 +6,26 @@
 #include <string>
 
 #include "sim/core/CommonConfig.hpp"
+#include "sim/fv/EulerCharacteristics.hpp"
 #include "sim/fv/FvPhysics.hpp"
 #include "sim/fv/FvStep.hpp"
+#include "sim/fv/TimeSteppers.hpp"
 
 namespace fluxview::fv {
 
 // fv.init: one function each in FvInitial.cpp.
-enum class FvInit { uniform, shock_tube, blast, kelvin_helmholtz };
+enum class FvInit {
+  uniform,
+  shock_tube,
+  blast,
+  kelvin_helmholtz,
+  isentropic_vortex,
+  smooth_wave,
+  double_mach
+};
+
+// fv.reconstruction: what a stage builds in each cell from the averages around it.
+enum class Reconstruction { constant, plm, weno3, weno4, wenoz5 };
 
 // fv.cuda_tile: rows of the device's block tile; automatic takes the faster of each
 // precision on an H200 (8 rows for float, 4 for double).
@@ -28,6 +41,13 @@ struct FvConfig {
   ParallelConfig parallel;
   Physics<double> physics;  // gamma, theta, reconstruction, Riemann solver, floors
   double cfl = 0.4;
+  Reconstruction reconstruction = Reconstruction::plm;
+  TimeStepper time = TimeStepper::rk2;
+  // fv.variables with auto resolved: primitive for constant and plm (the second-order
+  // scheme of Wang et al.), characteristic for the WENO orders.
+  ReconstructionVariables variables = ReconstructionVariables::primitive;
+  bool allow_scheme_change = false;  // a restart may continue with another scheme
+  bool time_passes = false;          // time each pass of a step (run facts)
   // Physical boundary of each face, [axis][0: min, 1: max]: outflow, reflecting or
   // periodic (the fallbacks fv.bc_<axis><side> -> fv.bc_<axis> -> fv.bc resolved).
   std::array<std::array<Bc, 2>, 3> bc{};
@@ -41,6 +61,8 @@ struct FvConfig {
   int tube_axis = 0;       // 0, 1, 2
   double interface = 0.5;  // fraction of the box along the axis
   TubeSide left, right{0.125, 0.1, 0};
+  // a ripple on the right density, rho_R (1 + a sin(k (x - lx/2))) (Shu & Osher 1989)
+  double ripple_amplitude = 0, ripple_wavenumber = 5;
   // blast (Sedov-Taylor) and cloud; centres as fractions of the box
   double blast_energy = 1, blast_radius = 0.1;
   std::array<double, 3> blast_centre{0.5, 0.5, 0.5};
@@ -50,7 +72,28 @@ struct FvConfig {
   double kh_rho_inner = 2, kh_rho_outer = 1, kh_shear = 0.5, kh_p = 2.5;
   double kh_amplitude = 0.01, kh_band = 0.25, kh_seed_width = 0.05;
   std::int64_t kh_modes = 2;
+  // isentropic vortex (Balsara & Shu 2000, sec. IV.b), axis along z, centre as fractions
+  double vortex_strength = 5;
+  std::array<double, 2> vortex_centre{0.5, 0.5};
+  // smooth wave: rho = ambient_rho (1 + a sin(2 pi modes x_axis / l_axis)), axis tube_axis
+  double wave_amplitude = 0.2;
+  std::int64_t wave_modes = 1;
 };
+
+// The degree of the polynomial a reconstruction gives each cell (0 constant, 1 plm, 2
+// weno3, 3 weno4); wenoz5 gives face values only (-1).
+int reconstruction_degree(Reconstruction r);
+
+// Ghost layers a scheme reads: a face needs the polynomials (or face values) of the cells
+// on both sides, so the stencil's reach plus one. plm and constant 2, weno3 and wenoz5 3,
+// weno4 4.
+int ghost_width(Reconstruction r);
+
+// The path a stage of this scheme takes (StagePath, FvStep.hpp).
+StagePath stage_path(const FvConfig& c);
+
+// The scheme in words, for run facts and checkpoints: "weno4 characteristic, hllc, ader".
+std::string scheme_name(const FvConfig& c);
 
 FvConfig parse_config(const ParamSet& p);
 
@@ -67,8 +110,11 @@ Physics<T> physics_in(const FvConfig& c) {
   return ph;
 }
 
-// "hll", "hllc", "llf": as fv.riemann spells them.
+// As fv.riemann, fv.reconstruction, fv.time and fv.variables spell them.
 const char* riemann_name(Riemann r);
+const char* reconstruction_name(Reconstruction r);
+const char* time_stepper_name(TimeStepper t);
+const char* variables_name(ReconstructionVariables v);
 const char* bc_name(Bc b);
 
 }  // namespace fluxview::fv

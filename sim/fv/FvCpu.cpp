@@ -14,6 +14,7 @@
 
 #include "sim/core/ExecHost.hpp"
 #include "sim/fv/FvLoops.hpp"
+#include "sim/fv/FvModalLoops.hpp"
 
 namespace fluxview::fv {
 
@@ -100,9 +101,13 @@ void stage_nv(const StageArgs<T>& a, Buffer& scratch) {
                                         load_state<NV>(W, c + sy), load_state<NV>(W, c - sz),
                                         load_state<NV>(W, c + sz), ph, a.inv_dx);
         };
-        const State<T, NV> r =
-            update_cell(load_state<NV>(a.u0, c), load_state<NV>(a.in, c), load_state<NV>(div, c),
-                        a.dt, a.weight_u0, a.weight_in, ph, first_order, acc.corrected.value);
+        const State<T, NV> u = load_state<NV>(a.in, c), l = load_state<NV>(div, c);
+        const State<T, NV> r = update_cell(load_state<NV>(a.u0, c), u, l, a.dt, a.weight_u0,
+                                           a.weight_in, ph, first_order, acc.corrected.value);
+        if (a.outputs == 2)
+          store_state<NV>(a.out_2, c,
+                          update_cell(load_state<NV>(a.u0_2, c), u, l, a.dt_2, a.weight_u0_2,
+                                      a.weight_in_2, ph, first_order, acc.corrected.value));
         store_state<NV>(a.out, c, r);
         if (a.rate_bits) acc.rate.add(cell_signal_rate(r, ph, a.inv_dx));
       });
@@ -110,10 +115,44 @@ void stage_nv(const StageArgs<T>& a, Buffer& scratch) {
   if (a.rate_bits) std::memcpy(a.rate_bits, &done.rate.value, sizeof(double));
 }
 
+// A stage of the higher-order paths on the host (FvModalLoops.hpp), its counts added
+// where the solver reads them.
+template <int M, int NV, class T>
+void higher_order_on_host(const StageArgs<T>& a, Buffer& scratch) {
+  const auto done = higher_order_stage<M, NV>(exec::Host{}, a, scratch);
+  if (a.corrected) *a.corrected += done.corrected.value;
+  if (a.rate_bits) std::memcpy(a.rate_bits, &done.rate.value, sizeof(double));
+}
+
+template <int NV, class T>
+void higher_order_nv(const StageArgs<T>& a, Buffer& scratch) {
+  if (a.path == StagePath::wenoz_faces) return higher_order_on_host<-1, NV>(a, scratch);
+  switch (a.degree) {
+    case 1:
+      return higher_order_on_host<1, NV>(a, scratch);
+    case 2:
+      return higher_order_on_host<2, NV>(a, scratch);
+    default:
+      return higher_order_on_host<3, NV>(a, scratch);
+  }
+}
+
 }  // namespace
+
+void wait_for(const exec::Host&) {}
+std::size_t scratch_budget(const exec::Host&) {
+  return std::size_t(1) << 30;
+}
 
 template <class T>
 void stage_on(const exec::Host&, const StageArgs<T>& a, Buffer& scratch) {
+  if (a.path != StagePath::plm_faces) {
+    if (a.nv == 6)
+      higher_order_nv<6>(a, scratch);
+    else
+      higher_order_nv<5>(a, scratch);
+    return;
+  }
   if (a.nv == 6)
     stage_nv<T, 6>(a, scratch);
   else

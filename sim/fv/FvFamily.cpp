@@ -1,6 +1,7 @@
 // The fv family: parameters (every value of a scenario is one of these, and this is the
 // only place their keys are spelled), the typed configuration read from them, the checks
 // across parameters, and the factory.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <functional>
@@ -30,19 +31,34 @@ std::vector<ParamSpec> fv_params() {
       real_param("fv.gamma", 1.4, "", 1, 10, "adiabatic index of the ideal gas (> 1)", true),
       real_param("fv.cfl", 0.4, "", 0, 1, "Courant number: dt = cfl / max sum_a (|u_a| + c) / dx_a",
                  true),
-      choice_param(
-          "fv.reconstruction", "plm", {"plm", "constant"},
-          "plm: piecewise linear, theta-minmod limited (eqs. 9-11); constant: first order"),
+      choice_param("fv.reconstruction", "plm", {"constant", "plm", "weno3", "weno4", "wenoz5"},
+                   "what a stage builds in each cell: constant (first order), plm (second: "
+                   "theta-minmod, eqs. 9-11), weno3, weno4 (third, fourth: finite-volume WENO of "
+                   "whole polynomials), wenoz5 (WENO-Z face values, fifth order along a line)"),
+      choice_param("fv.time", "rk2", {"rk2", "ssprk3", "rk4", "ader"},
+                   "time stepper: rk2 (TVD RK2), ssprk3 (SSP RK3), rk4 (SSP RK(5,4), five "
+                   "stages), ader (predictor in each cell, one corrector step, at the order of "
+                   "the reconstruction)"),
+      choice_param("fv.variables", "auto", {"auto", "characteristic", "primitive", "conserved"},
+                   "variables a reconstruction works in, linearised about each cell: auto is "
+                   "primitive for constant and plm, characteristic for the WENO orders"),
       real_param("fv.theta", 1.5, "", 0, 2,
                  "theta of the minmod limiter: 0 first order, 1 minmod, 2 monotonised central"),
-      choice_param("fv.riemann", "hllc", {"hll", "hllc", "llf"},
-                   "Riemann solver: hll (two waves), hllc (with contact), llf (eq. 12)"),
+      choice_param("fv.riemann", "hllc", {"llf", "hll", "hlle", "hllc", "hlli"},
+                   "Riemann solver: llf (eq. 12), hll (Davis speeds), hlle (Einfeldt speeds), "
+                   "hllc (with contact), hlli (HLLE with the intermediate waves restored)"),
       real_param("fv.rho_floor", 1e-10, "kg/m^3", 0, inf, "density floor", true),
       real_param("fv.p_floor", 1e-12, "Pa", 0, inf, "pressure floor", true),
       choice_param("fv.cuda_tile", "auto", {"auto", "32x8", "32x4"},
                    "CUDA: cells of an x-y tile per block (auto: 32x8 for float, 32x4 for double, "
                    "the faster of each on an H200)"),
       bool_param("fv.tracer", false, "carry a passive tracer (conserved as rho c)"),
+      bool_param("fv.allow_scheme_change", false,
+                 "restart: continue a checkpoint written with another fv.reconstruction, "
+                 "fv.time, fv.riemann or fv.variables (refused otherwise)"),
+      bool_param("fv.time_passes", false,
+                 "time each pass of a step (waiting for the device after each) and report the "
+                 "ADER predictor's share of the step in run facts"),
       choice_param("fv.bc", "outflow", bcs, "boundary condition of every face not set otherwise"),
   };
   for (const char* axis : {"x", "y", "z"}) {
@@ -55,7 +71,9 @@ std::vector<ParamSpec> fv_params() {
                                    " face (inherit: fv.bc_" + axis + ")"));
   }
   const std::vector<ParamSpec> more = {
-      choice_param("fv.init", "uniform", {"uniform", "shock-tube", "blast", "kelvin-helmholtz"},
+      choice_param("fv.init", "uniform",
+                   {"uniform", "shock-tube", "blast", "kelvin-helmholtz", "isentropic-vortex",
+                    "smooth-wave", "double-mach"},
                    "initial condition"),
       // uniform and blast background
       real_param("fv.ambient_rho", 1, "kg/m^3", 0, inf, "background density", true),
@@ -74,6 +92,9 @@ std::vector<ParamSpec> fv_params() {
       real_param("fv.right_rho", 0.125, "kg/m^3", 0, inf, "shock tube: right density", true),
       real_param("fv.right_p", 0.1, "Pa", 0, inf, "shock tube: right pressure", true),
       real_param("fv.right_u", 0, "m/s", -inf, inf, "shock tube: right velocity along the axis"),
+      real_param("fv.ripple_amplitude", 0, "", 0, 1,
+                 "shock tube: right density rho_R (1 + a sin(k (x - l/2))), a < 1 (Shu-Osher)"),
+      real_param("fv.ripple_wavenumber", 5, "1/m", 0, inf, "shock tube: k of the ripple"),
       // blast (Sedov-Taylor) and cloud
       real_param("fv.blast_energy", 1, "J", 0, inf,
                  "blast: energy E, deposited as p = 3 (gamma-1) E / (4 pi r0^3) inside r0", true),
@@ -99,6 +120,14 @@ std::vector<ParamSpec> fv_params() {
                  "KH: half-width of the middle band as a fraction of ly", true),
       real_param("fv.kh_seed_width", 0.05, "", 0, 1,
                  "KH: Gaussian width of the seed about each interface, fraction of ly", true),
+      // isentropic vortex and smooth wave (accuracy tests with an exact solution)
+      real_param("fv.vortex_strength", 5, "", 0, 10,
+                 "isentropic vortex: strength beta (Balsara & Shu 2000: 5)"),
+      real_param("fv.vortex_x", 0.5, "", 0, 1, "isentropic vortex: centre x, fraction of lx"),
+      real_param("fv.vortex_y", 0.5, "", 0, 1, "isentropic vortex: centre y, fraction of ly"),
+      real_param("fv.wave_amplitude", 0.2, "", 0, 1,
+                 "smooth wave: density ambient_rho (1 + a sin(2 pi m x / l)) along fv.axis, a < 1"),
+      int_param("fv.wave_modes", 1, "", 1, 1024, "smooth wave: wavelengths m across the box"),
   };
   p.insert(p.end(), more.begin(), more.end());
   const std::vector<ParamSpec> amr = amr::amr_params();  // fv.mesh, fv.amr.*
@@ -108,21 +137,21 @@ std::vector<ParamSpec> fv_params() {
   // kept: each pressure scales by (gamma'-1)/(gamma-1)), and boundaries other than periodic
   // ones (FvSteering.cpp refuses a change of periodicity).
   std::vector<LiveRule> rules = {
-      live_key("fv.gamma"),
-      live_key("fv.cfl"),
-      live_key("fv.reconstruction"),
-      live_key("fv.theta"),
-      live_key("fv.riemann"),
-      live_key("fv.rho_floor"),
-      live_key("fv.p_floor"),
+      live_key("fv.gamma"), live_key("fv.cfl"),
+      // The scheme's ghost width and state registers are allocated at Reset.
+      fixed_key("fv.reconstruction", "the ghost layers its stencil needs are allocated at Reset"),
+      fixed_key("fv.time", "the state registers of the time stepper are allocated at Reset"),
+      fixed_key("fv.variables", "the scheme is set at Reset"),
+      fixed_key("fv.allow_scheme_change", "read once, when a checkpoint is loaded"),
+      fixed_key("fv.time_passes", "the pass timers are set up at Reset"), live_key("fv.theta"),
+      live_key("fv.riemann"), live_key("fv.rho_floor"), live_key("fv.p_floor"),
       live_key("fv.cuda_tile"),
-      fixed_key("fv.tracer", "the number of conserved fields is set at Reset"),
-      live_key("fv.bc*")};
+      fixed_key("fv.tracer", "the number of conserved fields is set at Reset"), live_key("fv.bc*")};
   // The initial condition's keys, each named: a key added to fv later must say whether it
   // is live (mark_live refuses a key no rule names).
-  for (const char* k :
-       {"fv.init", "fv.ambient_*", "fv.ux", "fv.uy", "fv.uz", "fv.axis", "fv.interface",
-        "fv.left_*", "fv.right_*", "fv.blast_*", "fv.cloud_*", "fv.kh_*"})
+  for (const char* k : {"fv.init", "fv.ambient_*", "fv.ux", "fv.uy", "fv.uz", "fv.axis",
+                        "fv.interface", "fv.left_*", "fv.right_*", "fv.blast_*", "fv.cloud_*",
+                        "fv.kh_*", "fv.ripple_*", "fv.vortex_*", "fv.wave_*"})
     rules.push_back(fixed_key(k, kInitialConditionReason));
   mark_live(p, rules);
   return p;
@@ -148,14 +177,33 @@ void validate(const ParamSet& p) {
                         "max = " + hi + ": periodic must be set on both " + axes[a] +
                         " faces or on neither");
   }
-  const int cells_min = 2;  // the PLM stencil reads two ghost cells
+  const FvConfig c = parse_config(p);
+  const std::string rec = p.get_string("fv.reconstruction");
+  // A stencil reads ghost_width cells beyond the edge; an active axis must hold them.
+  const int cells_min = std::max(2, ghost_width(c.reconstruction));
   const char* nk[3] = {"grid.nx", "grid.ny", "grid.nz"};
   for (int a = 0; a < 3; ++a) {
     const auto n = p.get_int(nk[a]);
     if (n > 1 && n < cells_min)
       throw ConfigError(std::string(nk[a]) + " = " + std::to_string(n) +
-                        ": an active axis needs at least 2 cells (or 1 to drop the axis)");
+                        ": fv.reconstruction = " + rec + " reads " + std::to_string(cells_min) +
+                        " ghost cells, so an active axis needs at least " +
+                        std::to_string(cells_min) + " cells (or 1 to drop the axis)");
   }
+  if (c.time == TimeStepper::ader && c.reconstruction == Reconstruction::wenoz5)
+    throw ConfigError(
+        "fv.time = ader with fv.reconstruction = wenoz5: the ADER predictor evolves a cell's "
+        "polynomial and WENO-Z gives face values only; allowed: fv.time = rk2, ssprk3 or rk4 "
+        "with wenoz5, or ader with constant, plm, weno3 or weno4");
+  if ((c.init == FvInit::isentropic_vortex || c.init == FvInit::double_mach) &&
+      (p.get_int("grid.nx") == 1 || p.get_int("grid.ny") == 1))
+    throw ConfigError("fv.init = " + p.get_string("fv.init") +
+                      " needs grid.nx > 1 and grid.ny > 1 (an x-y problem)");
+  if (c.init == FvInit::smooth_wave && p.get_int("grid.n" + p.get_string("fv.axis")) == 1)
+    throw ConfigError("fv.axis = " + p.get_string("fv.axis") + " but grid.n" +
+                      p.get_string("fv.axis") +
+                      " = 1 (a reduced axis); the smooth wave needs an axis with more than one "
+                      "cell");
   if (p.get_string("fv.init") == "shock-tube") {
     const std::string ax = p.get_string("fv.axis");
     const std::string nkey = "grid.n" + ax;
@@ -179,13 +227,33 @@ Bc parse_bc(const std::string& s) {
 Riemann parse_riemann(const std::string& s) {
   if (s == "hll") return Riemann::hll;
   if (s == "llf") return Riemann::llf;
+  if (s == "hlle") return Riemann::hlle;
+  if (s == "hlli") return Riemann::hlli;
   return Riemann::hllc;
+}
+
+Reconstruction parse_reconstruction(const std::string& s) {
+  if (s == "constant") return Reconstruction::constant;
+  if (s == "weno3") return Reconstruction::weno3;
+  if (s == "weno4") return Reconstruction::weno4;
+  if (s == "wenoz5") return Reconstruction::wenoz5;
+  return Reconstruction::plm;
+}
+
+TimeStepper parse_time(const std::string& s) {
+  if (s == "ssprk3") return TimeStepper::ssprk3;
+  if (s == "rk4") return TimeStepper::rk4;
+  if (s == "ader") return TimeStepper::ader;
+  return TimeStepper::rk2;
 }
 
 FvInit parse_init(const std::string& s) {
   if (s == "shock-tube") return FvInit::shock_tube;
   if (s == "blast") return FvInit::blast;
   if (s == "kelvin-helmholtz") return FvInit::kelvin_helmholtz;
+  if (s == "isentropic-vortex") return FvInit::isentropic_vortex;
+  if (s == "smooth-wave") return FvInit::smooth_wave;
+  if (s == "double-mach") return FvInit::double_mach;
   return FvInit::uniform;
 }
 
@@ -197,8 +265,20 @@ FvConfig parse_config(const ParamSet& p) {
   c.parallel = parallel_config(p);
   c.physics.gamma = p.get_real("fv.gamma");
   c.physics.theta = p.get_real("fv.theta");
-  c.physics.plm = p.get_string("fv.reconstruction") == "plm";
+  c.reconstruction = parse_reconstruction(p.get_string("fv.reconstruction"));
+  c.physics.plm = c.reconstruction != Reconstruction::constant;
   c.physics.riemann = parse_riemann(p.get_string("fv.riemann"));
+  c.time = parse_time(p.get_string("fv.time"));
+  const std::string& vars = p.get_string("fv.variables");
+  const bool second_order =
+      c.reconstruction == Reconstruction::constant || c.reconstruction == Reconstruction::plm;
+  c.variables = vars == "characteristic" ? ReconstructionVariables::characteristic
+                : vars == "primitive"    ? ReconstructionVariables::primitive
+                : vars == "conserved"    ? ReconstructionVariables::conserved
+                : second_order           ? ReconstructionVariables::primitive
+                                         : ReconstructionVariables::characteristic;
+  c.allow_scheme_change = p.get_bool("fv.allow_scheme_change");
+  c.time_passes = p.get_bool("fv.time_passes");
   c.physics.rho_floor = p.get_real("fv.rho_floor");
   c.physics.p_floor = p.get_real("fv.p_floor");
   c.cfl = p.get_real("fv.cfl");
@@ -217,6 +297,8 @@ FvConfig parse_config(const ParamSet& p) {
   c.interface = p.get_real("fv.interface");
   c.left = {p.get_real("fv.left_rho"), p.get_real("fv.left_p"), p.get_real("fv.left_u")};
   c.right = {p.get_real("fv.right_rho"), p.get_real("fv.right_p"), p.get_real("fv.right_u")};
+  c.ripple_amplitude = p.get_real("fv.ripple_amplitude");
+  c.ripple_wavenumber = p.get_real("fv.ripple_wavenumber");
   c.blast_energy = p.get_real("fv.blast_energy");
   c.blast_radius = p.get_real("fv.blast_radius");
   c.blast_centre = {p.get_real("fv.blast_x"), p.get_real("fv.blast_y"), p.get_real("fv.blast_z")};
@@ -231,19 +313,105 @@ FvConfig parse_config(const ParamSet& p) {
   c.kh_modes = p.get_int("fv.kh_modes");
   c.kh_band = p.get_real("fv.kh_band");
   c.kh_seed_width = p.get_real("fv.kh_seed_width");
+  c.vortex_strength = p.get_real("fv.vortex_strength");
+  c.vortex_centre = {p.get_real("fv.vortex_x"), p.get_real("fv.vortex_y")};
+  c.wave_amplitude = p.get_real("fv.wave_amplitude");
+  c.wave_modes = p.get_int("fv.wave_modes");
   return c;
 }
 
 const char* riemann_name(Riemann r) {
   switch (r) {
-    case Riemann::hll:
-      return "hll";
     case Riemann::llf:
       return "llf";
+    case Riemann::hll:
+      return "hll";
+    case Riemann::hlle:
+      return "hlle";
+    case Riemann::hlli:
+      return "hlli";
     case Riemann::hllc:
       break;
   }
   return "hllc";
+}
+
+const char* reconstruction_name(Reconstruction r) {
+  switch (r) {
+    case Reconstruction::constant:
+      return "constant";
+    case Reconstruction::weno3:
+      return "weno3";
+    case Reconstruction::weno4:
+      return "weno4";
+    case Reconstruction::wenoz5:
+      return "wenoz5";
+    case Reconstruction::plm:
+      break;
+  }
+  return "plm";
+}
+
+const char* time_stepper_name(TimeStepper t) {
+  switch (t) {
+    case TimeStepper::ssprk3:
+      return "ssprk3";
+    case TimeStepper::rk4:
+      return "rk4";
+    case TimeStepper::ader:
+      return "ader";
+    case TimeStepper::rk2:
+      break;
+  }
+  return "rk2";
+}
+
+const char* variables_name(ReconstructionVariables v) {
+  switch (v) {
+    case ReconstructionVariables::conserved:
+      return "conserved";
+    case ReconstructionVariables::characteristic:
+      return "characteristic";
+    case ReconstructionVariables::primitive:
+      break;
+  }
+  return "primitive";
+}
+
+int reconstruction_degree(Reconstruction r) {
+  switch (r) {
+    case Reconstruction::constant:
+      return 0;
+    case Reconstruction::weno3:
+      return 2;
+    case Reconstruction::weno4:
+      return 3;
+    case Reconstruction::wenoz5:
+      return -1;
+    case Reconstruction::plm:
+      break;
+  }
+  return 1;
+}
+
+int ghost_width(Reconstruction r) {
+  return r == Reconstruction::wenoz5 ? 3 : std::max(2, reconstruction_degree(r) + 1);
+}
+
+StagePath stage_path(const FvConfig& c) {
+  if (c.reconstruction == Reconstruction::wenoz5) return StagePath::wenoz_faces;
+  if (c.reconstruction == Reconstruction::constant) return StagePath::plm_faces;
+  if (c.reconstruction == Reconstruction::plm && c.time != TimeStepper::ader &&
+      c.variables == ReconstructionVariables::primitive)
+    return StagePath::plm_faces;
+  return StagePath::modal;
+}
+
+std::string scheme_name(const FvConfig& c) {
+  std::string s = reconstruction_name(c.reconstruction);
+  if (c.reconstruction != Reconstruction::constant)
+    s += std::string(" ") + variables_name(c.variables);
+  return s + ", " + riemann_name(c.physics.riemann) + ", " + time_stepper_name(c.time);
 }
 
 const char* bc_name(Bc b) {

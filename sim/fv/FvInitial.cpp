@@ -1,10 +1,13 @@
 #include "sim/fv/FvInitial.hpp"
+#include <array>
 
 #include <array>
 #include <cmath>
 #include <numbers>
 
 #include "sim/core/ExecHost.hpp"
+#include "sim/fv/AccuracyProblems.hpp"
+#include "sim/fv/DoubleMach.hpp"
 
 namespace fluxview::fv {
 
@@ -27,6 +30,20 @@ void fill(std::vector<Field<T>>& f, const FvConfig& c, const Grid& g, PrimAt pri
     const Prim q = prim(x);
     const State<double, 6> w{{q.rho, q.u[0], q.u[1], q.u[2], q.p, q.c}};
     const State<double, 6> u = prim_to_cons(w, gamma);
+    for (int m = 0; m < nv; ++m) f[m](i, j, k) = T(u.v[m]);
+  });
+}
+
+// Sets every cell of this rank's box to the conserved state (rho, rho u, E [, rho c])
+// `cons(x, h)` returns for the cell centred at x of size h (an exact cell average where
+// the problem has one).
+template <class T, class ConsAt>
+void fill_conserved(std::vector<Field<T>>& f, const Grid& g, ConsAt cons) {
+  const int nv = int(f.size());
+  exec::for_each_cell(exec::Host{}, exec::interior(f[0].layout()), [&](int i, int j, int k) {
+    const double x[3] = {g.coord(0, g.offset[0] + i), g.coord(1, g.offset[1] + j),
+                         g.coord(2, g.offset[2] + k)};
+    const State<double, 6> u = cons(x);
     for (int m = 0; m < nv; ++m) f[m](i, j, k) = T(u.v[m]);
   });
 }
@@ -82,6 +99,13 @@ void fill_shock_tube(std::vector<Field<T>>& f, const FvConfig& c, const Grid& g)
     const TubeSide& s = left ? c.left : c.right;
     Prim q{s.rho, {0, 0, 0}, s.p, left ? 1.0 : 0.0};
     q.u[axis] = s.u;
+    if (!left && c.ripple_amplitude > 0) {
+      // rho_R (1 + a sin(k (x - l/2))) averaged over the cell (Shu & Osher 1989).
+      const double k = c.ripple_wavenumber, h = g.spacing[axis];
+      const double xs = x[axis] - 0.5 * c.grid.length[axis];
+      q.rho = s.rho * (1 + c.ripple_amplitude * std::sin(k * xs) *
+                               (k * h > 0 ? std::sin(0.5 * k * h) / (0.5 * k * h) : 1.0));
+    }
     return q;
   });
 }
@@ -131,7 +155,64 @@ void fill_kelvin_helmholtz(std::vector<Field<T>>& f, const FvConfig& c, const Gr
   });
 }
 
+// fv.init = isentropic-vortex: the exact cell averages of the vortex (AccuracyProblems.hpp).
+template <class T>
+void fill_isentropic_vortex(std::vector<Field<T>>& f, const FvConfig& c, const Grid& g) {
+  const VortexSpec s = vortex_spec(c);
+  fill_conserved(f, g, [&](const double* x) {
+    State<double, 5> u;
+    vortex_density_average(s, x[0], x[1], g.spacing[0], g.n[1] > 1 ? g.spacing[1] : 0.0, 0, &u);
+    return State<double, 6>{{u.v[0], u.v[1], u.v[2], u.v[3], u.v[4], 0}};
+  });
+}
+
+// fv.init = smooth-wave: the exact cell averages of the density wave in uniform flow.
+template <class T>
+void fill_smooth_wave(std::vector<Field<T>>& f, const FvConfig& c, const Grid& g) {
+  const WaveSpec s = wave_spec(c);
+  fill_conserved(f, g, [&](const double* x) {
+    const double rho = wave_density_average(s, x[s.axis], g.spacing[s.axis], 0);
+    // Uniform velocity and pressure: the conserved averages are linear in rho's.
+    const State<double, 6> q{{rho, s.u[0], s.u[1], s.u[2], s.p_inf, 0}};
+    return prim_to_cons(q, c.physics.gamma);
+  });
+}
+
+// fv.init = double-mach: the Mach 10 shock at t = 0 (DoubleMach.hpp).
+template <class T>
+void fill_double_mach(std::vector<Field<T>>& f, const FvConfig& c, const Grid& g) {
+  fill(f, c, g, [&](const double* x) {
+    const State<double, 5> q = double_mach_state(x[0], x[1], 0);
+    return Prim{q.v[0], {q.v[1], q.v[2], q.v[3]}, q.v[4], 0};
+  });
+}
+
 }  // namespace
+
+VortexSpec vortex_spec(const FvConfig& c) {
+  VortexSpec s;
+  s.beta = c.vortex_strength;
+  s.gamma = c.physics.gamma;
+  s.rho_inf = c.ambient_rho;
+  s.p_inf = c.ambient_p;
+  for (int a = 0; a < 3; ++a) s.u[a] = c.velocity[a];
+  for (int a = 0; a < 2; ++a) {
+    s.centre[a] = c.vortex_centre[a] * c.grid.length[a];
+    s.period[a] = c.grid.length[a];
+  }
+  return s;
+}
+
+WaveSpec wave_spec(const FvConfig& c) {
+  WaveSpec s;
+  s.amplitude = c.wave_amplitude;
+  s.rho_inf = c.ambient_rho;
+  s.p_inf = c.ambient_p;
+  for (int a = 0; a < 3; ++a) s.u[a] = c.velocity[a];
+  s.axis = c.tube_axis;
+  s.wavenumber = 2 * std::numbers::pi * double(c.wave_modes) / c.grid.length[s.axis];
+  return s;
+}
 
 template <class T>
 void fill_initial(std::vector<Field<T>>& fields, const FvConfig& c, const Grid& grid) {
@@ -144,6 +225,12 @@ void fill_initial(std::vector<Field<T>>& fields, const FvConfig& c, const Grid& 
       return fill_blast(fields, c, grid);
     case FvInit::kelvin_helmholtz:
       return fill_kelvin_helmholtz(fields, c, grid);
+    case FvInit::isentropic_vortex:
+      return fill_isentropic_vortex(fields, c, grid);
+    case FvInit::smooth_wave:
+      return fill_smooth_wave(fields, c, grid);
+    case FvInit::double_mach:
+      return fill_double_mach(fields, c, grid);
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include "sim/core/Field.hpp"
 #include "sim/core/Grid.hpp"
+#include "sim/fv/AccuracyProblems.hpp"
 #include "sim/fv/FvConfig.hpp"
 
 namespace fluxview::fv {
@@ -13,5 +14,10 @@ namespace fluxview::fv {
 // rank's box; grid.offset says where the box lies in the global grid.
 template <class T>
 void fill_initial(std::vector<Field<T>>& fields, const FvConfig& c, const Grid& grid);
+
+// The exact solutions of fv.init = isentropic-vortex and smooth-wave for this run (the
+// error diagnostics compare the state with them).
+VortexSpec vortex_spec(const FvConfig& c);
+WaveSpec wave_spec(const FvConfig& c);
 
 }  // namespace fluxview::fv

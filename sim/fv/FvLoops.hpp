@@ -12,6 +12,9 @@
 
 #include "sim/core/Buffer.hpp"
 #include "sim/core/Exec.hpp"
+#include "sim/core/Grid.hpp"
+#include "sim/fv/AccuracyProblems.hpp"
+#include "sim/fv/DoubleMach.hpp"
 #include "sim/fv/FvStep.hpp"
 
 namespace fluxview::fv {
@@ -51,6 +54,35 @@ void fill_boundary_ghosts(const Space& space, const Conserved<T>& u, int nv, con
                           const GhostArgs& g) {
   for (int axis = 0; axis < 3; ++axis)
     if (l.n[axis] > 1) fill_axis_ghosts(space, u, nv, l, axis, g.bc[axis][0], g.bc[axis][1]);
+}
+
+// The double Mach reflection's boundaries at time t (DoubleMach.hpp), over the ghosts the
+// physical fill left: the post-shock state at the left face and along the bottom before
+// the wall (x < 1/6; the wall beyond keeps its reflection), the exact shock along the top.
+// Faces that border another rank are left to the exchange.
+template <class Space, class T>
+void fill_double_mach_ghosts(const Space& space, const Conserved<T>& u, int nv,
+                             const FieldLayout& l, const GhostArgs& g, const Grid& grid,
+                             const Physics<T>& ph, double t) {
+  const int gx = l.ghost_along(0), gy = l.ghost_along(1), gz = l.ghost_along(2);
+  const double x0 = grid.origin[0] + grid.offset[0] * grid.spacing[0];
+  const double y0 = grid.origin[1] + grid.offset[1] * grid.spacing[1];
+  const double dx = grid.spacing[0], dy = grid.spacing[1];
+  const bool left = g.bc[0][0] != Bc::neighbour, bottom = g.bc[1][0] != Bc::neighbour,
+             top = g.bc[1][1] != Bc::neighbour;
+  const T gamma = ph.gamma;
+  const exec::Box box{{-gx, -gy, -gz}, {l.n[0] + gx, l.n[1] + gy, l.n[2] + gz}};
+  exec::for_each_cell(space, box, [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
+    const bool in_left = left && i < 0, in_bottom = bottom && j < 0, in_top = top && j >= l.n[1];
+    if (!(in_left || in_bottom || in_top)) return;
+    const double x = x0 + i * dx, y = y0 + j * dy;
+    if (in_bottom && !in_left && x >= kDoubleMachWallStart) return;  // the wall reflects
+    const State<double, 5> q = double_mach_state(x, in_top ? y : 0.0, in_top ? t : 0.0);
+    State<T, 6> w{{T(q.v[0]), T(q.v[1]), T(q.v[2]), T(q.v[3]), T(q.v[4]), T(0)}};
+    const State<T, 6> c = prim_to_cons(w, gamma);
+    const std::int64_t at = l.index(i, j, k);
+    for (int m = 0; m < nv; ++m) u.f[m][at] = c.v[m];
+  });
 }
 
 template <int NV, class Space, class T>
@@ -120,6 +152,45 @@ Totals totals(const Space& space, const Conserved<T>& u, const FieldLayout& l,
   return r;
 }
 
+// The density error against an exact solution (the isentropic vortex or the smooth wave,
+// AccuracyProblems.hpp) at time t: the sum of |rho - rho_exact| over the interior (cell
+// averages against exact cell averages) and its maximum.
+struct DensityErrorAcc {
+  exec::Sum<double> sum;
+  exec::MaxKeepNaN<double> max{0.0};
+  FLUXVIEW_HD void join(const DensityErrorAcc& o) {
+    sum.join(o.sum);
+    max.join(o.max);
+  }
+};
+
+template <class Space, class T>
+DensityErrors density_errors(const Space& space, const Conserved<T>& u, const FieldLayout& l,
+                             const Grid& grid, const ExactSolution& exact, double t) {
+  using Acc = DensityErrorAcc;
+  double x0[3], h[3];
+  for (int a = 0; a < 3; ++a) {
+    x0[a] = grid.origin[a] + grid.offset[a] * grid.spacing[a];
+    h[a] = grid.spacing[a];
+  }
+  const bool two_d = grid.n[1] > 1;
+  const Acc r = exec::reduce_cells(
+      space, exec::interior(l), Acc{}, [=] FLUXVIEW_LAMBDA(int i, int j, int k, Acc& acc) {
+        const double x[3] = {x0[0] + i * h[0], x0[1] + j * h[1], x0[2] + k * h[2]};
+        double want;
+        if (exact.vortex)
+          want = vortex_density_average(exact.vortex_spec, x[0], x[1], h[0], two_d ? h[1] : 0.0, t,
+                                        nullptr);
+        else
+          want = wave_density_average(exact.wave_spec, x[exact.wave_spec.axis],
+                                      h[exact.wave_spec.axis], t);
+        const double e = fabs(double(u.f[kRho][l.index(i, j, k)]) - want);
+        acc.sum.add(e);
+        acc.max.add(e);
+      });
+  return {r.sum.value, r.max.value};
+}
+
 template <class Space, class T>
 void derived(const Space& space, const Conserved<T>& u, const FieldLayout& l, const Physics<T>& ph,
              Derived what, T* out) {
@@ -136,6 +207,9 @@ template <class T>
 void stage_on(const exec::Host& space, const StageArgs<T>& a, Buffer& scratch);
 template <class T>
 void stage_on(const exec::Device& space, const StageArgs<T>& a, Buffer& scratch);
+// The device's stage of the higher-order paths (cuda/FvModalKernels.cu).
+template <class T>
+void higher_order_stage_on_device(const StageArgs<T>& a, Buffer& scratch);
 
 // The backend of either space: everything above, on that space.
 template <class Space, class T>
@@ -146,6 +220,11 @@ class FvBackendOn final : public FvBackend<T> {
                             const GhostArgs& g) override {
     fv::fill_boundary_ghosts(Space{}, u, nv, l, g);
   }
+  void fill_double_mach_ghosts(const Conserved<T>& u, int nv, const FieldLayout& l,
+                               const GhostArgs& g, const Grid& grid, const Physics<T>& ph,
+                               double t) override {
+    fv::fill_double_mach_ghosts(Space{}, u, nv, l, g, grid, ph, t);
+  }
   void stage(const StageArgs<T>& a) override { stage_on(Space{}, a, scratch_); }
   double max_rate(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph,
                   const T inv_dx[3]) override {
@@ -155,6 +234,10 @@ class FvBackendOn final : public FvBackend<T> {
   Totals totals(const Conserved<T>& u, int nv, const FieldLayout& l,
                 const Physics<T>& ph) override {
     return nv == 6 ? fv::totals<6>(Space{}, u, l, ph) : fv::totals<5>(Space{}, u, l, ph);
+  }
+  DensityErrors density_errors(const Conserved<T>& u, const FieldLayout& l, const Grid& grid,
+                               const ExactSolution& exact, double t) override {
+    return fv::density_errors(Space{}, u, l, grid, exact, t);
   }
   void derived(const Conserved<T>& u, const FieldLayout& l, const Physics<T>& ph, Derived what,
                T* out) override {

@@ -29,12 +29,13 @@ void FvSolver<T>::reset(const ParamSet& p) {
   // from it (Bc::neighbour), the others keep their physical boundary.
   std::array<bool, 3> periodic{};
   for (int a = 0; a < 3; ++a) periodic[a] = config_.bc[a][0] == Bc::periodic;
-  box_ = parallel::split(n, periodic, kGhost);
+  ghost_ = ghost_width(config_.reconstruction);
+  box_ = parallel::split(n, periodic, ghost_);
   const std::array<int, 3> local = box_.n;
   grid_ = Grid{};
   grid_.n = n;
   grid_.offset = box_.offset;
-  grid_.ghost = kGhost;
+  grid_.ghost = ghost_;
   grid_.centering = Centering::cell;
   for (int a = 0; a < 3; ++a) {
     grid_.spacing[a] = config_.grid.length[a] / n[a];
@@ -58,24 +59,28 @@ void FvSolver<T>::reset(const ParamSet& p) {
 
   // Build the initial state on the host, then move it to the backend field by field.
   std::vector<Field<T>> host;
-  for (int m = 0; m < nv_; ++m) host.emplace_back(local, kGhost, Location::host);
+  for (int m = 0; m < nv_; ++m) host.emplace_back(local, ghost_, Location::host);
   fill_initial(host, config_, grid_);
   const FieldLayout lay = host[0].layout();
-  backend_->require_memory(2 * nv_ * lay.bytes());
+  const int registers = rk_scheme(config_.time).registers;
+  backend_->require_memory(std::size_t(registers) * nv_ * lay.bytes());
   state_.clear();
   stage_.clear();
+  third_.clear();
+  times_ = PassTimes{};
   derived_.clear();
   derived_.resize(std::size(kDerived));
   for (int m = 0; m < nv_; ++m) {
-    state_.emplace_back(local, kGhost, where());
-    stage_.emplace_back(local, kGhost, where());
+    state_.emplace_back(local, ghost_, where());
+    stage_.emplace_back(local, ghost_, where());
+    if (registers > 2) third_.emplace_back(local, ghost_, where());
     copy_bytes(state_[m].data(), where(), host[m].data(), Location::host, lay.bytes());
   }
   exchange_ = parallel::GhostExchange(box_, lay, where(), config_.parallel.ghosts);
   counters_ = Buffer(where(), 2 * sizeof(unsigned long long));
   counters_.fill_zero();
 
-  fill_ghosts(fields_of(state_));
+  fill_ghosts(fields_of(state_), time_);
   rate_from_state();
 }
 
@@ -100,7 +105,7 @@ FieldView FvSolver<T>::view(const std::string& name) const {
     if (name != d.name || (d.what == Derived::tracer && nv_ != 6)) continue;
     Field<T>& out = derived_[i];
     if (out.layout().size != layout().size || out.where() != where())
-      out = Field<T>(layout().n, kGhost, where());
+      out = Field<T>(layout().n, ghost_, where());
     backend_->derived(fields_of(state_), layout(), ph_, d.what, out.data());
     return out.view(d.name, d.unit, Centering::cell);
   }
@@ -131,6 +136,18 @@ std::vector<Diagnostic> FvSolver<T>::diagnostics() {
       {"corrected_cells", "", parallel::allreduce_sum(double(corrected()))},
       {"nonfinite_cells", "", double(t.nonfinite)},
   };
+  if (config_.init == FvInit::isentropic_vortex || config_.init == FvInit::smooth_wave) {
+    // Against the exact solution at this time: the mean and the largest |rho - rho_exact|
+    // over the cells (the L1 and L-infinity errors of the paper's Table XII).
+    ExactSolution ex;
+    ex.vortex = config_.init == FvInit::isentropic_vortex;
+    ex.vortex_spec = vortex_spec(config_);
+    ex.wave_spec = wave_spec(config_);
+    const DensityErrors e = backend_->density_errors(fields_of(state_), layout(), grid_, ex, time_);
+    const double cells = double(grid_.n[0]) * grid_.n[1] * grid_.n[2];
+    d.push_back({"density_error_l1", "kg/m^3", parallel::allreduce_sum(e.sum) / cells});
+    d.push_back({"density_error_linf", "kg/m^3", parallel::allreduce_max(e.max)});
+  }
   if (nv_ == 6) {
     d.push_back({"tracer_mass", "kg", t.tracer_mass * vol});
     // Fraction of the tracer-carrying material in cells where it is mixed with the
@@ -148,13 +165,53 @@ std::vector<std::pair<std::string, std::string>> FvSolver<T>::run_facts() const 
   for (int a = 0; a < 3; ++a)
     bc << (a ? " " : "") << ax[a] << ":" << bc_name(ghosts_.bc[a][0]) << "/"
        << bc_name(ghosts_.bc[a][1]);
-  return {{"kernel", backend_->kernel(tile_rows_)},
-          {"scheme", std::string(ph_.plm ? "PLM theta=" + format_value(double(ph_.theta))
-                                         : std::string("first order")) +
-                         ", " + riemann_name(ph_.riemann) + ", TVD RK2"},
-          {"variables", nv_ == 6 ? "rho, rho u, E, rho c" : "rho, rho u, E"},
-          {"boundaries", bc.str()},
-          {"cfl", format_value(config_.cfl)}};
+  std::string scheme = scheme_name(config_);
+  if (config_.reconstruction == Reconstruction::plm)
+    scheme = "plm theta=" + format_value(double(ph_.theta)) + scheme.substr(3);
+  const StagePath path = stage_path(config_);
+  std::string kernel = backend_->kernel(tile_rows_);
+  if (path == StagePath::modal)
+    kernel = std::string(where() == Location::device ? "device" : "cpu-openmp") +
+             " passes: cell polynomials" +
+             (config_.time == TimeStepper::ader ? ", predictor" : "") +
+             ", face fluxes at Gauss points, update";
+  else if (path == StagePath::wenoz_faces)
+    kernel = std::string(where() == Location::device ? "device" : "cpu-openmp") +
+             " passes: WENO-Z face values and fluxes, update";
+  std::vector<std::pair<std::string, std::string>> f = {
+      {"kernel", kernel},
+      {"scheme", scheme},
+      {"ghost_layers", std::to_string(ghost_)},
+      {"variables", nv_ == 6 ? "rho, rho u, E, rho c" : "rho, rho u, E"},
+      {"boundaries", bc.str()},
+      {"cfl", format_value(config_.cfl)}};
+  if (config_.time_passes && times_.total() > 0) {
+    const double t = times_.total();
+    std::ostringstream o;
+    o.precision(3);
+    o << "reconstruct " << times_.reconstruct / t << ", predictor " << times_.predict / t
+      << ", faces " << times_.faces / t << ", update " << times_.update / t << " of " << t << " s";
+    f.push_back({"pass_fractions", o.str()});
+    f.push_back({"predictor_fraction", format_value(times_.predict / t)});
+  }
+  return f;
+}
+
+template <class T>
+double FvSolver<T>::bytes_per_cell_update() const {
+  const RkScheme s = rk_scheme(config_.time);
+  double words = 0;
+  for (int st = 0; st < s.stages; ++st) {
+    words += 1;  // the input
+    for (int o = 0; o < s.stage[st].outputs; ++o) {
+      const RkOutput& out = s.stage[st].out[o];
+      int other = 0;
+      for (int r = 0; r < kMaxRkRegisters; ++r)
+        if (out.a[r] != 0 && r != s.stage[st].in) ++other;
+      words += 1 + other;  // the output and the register it combines with
+    }
+  }
+  return words * nv_ * sizeof(T);
 }
 
 template class FvSolver<float>;

@@ -78,11 +78,12 @@ class FvSolver final : public Solver {
   const Grid& grid() const override { return grid_; }
   BackendKind backend() const override { return kind_; }
   Precision precision() const override { return precision_of<T>(); }
-  // The roofline model of a full RK2 step, per cell, in the minimum DRAM traffic of the
-  // two-register scheme: stage 1 reads U and writes U1 (2 nv), stage 2 reads U1 and U and
-  // writes U (3 nv). Ghost fills and the re-reads of neighbour cells are not counted
-  // (they hit in cache when the kernel is good).
-  double bytes_per_cell_update() const override { return 5.0 * nv_ * sizeof(T); }
+  // The roofline model of a step, per cell, in the minimum DRAM traffic of its stages:
+  // each reads its input and the register it combines with and writes its output (TVD
+  // RK2: 2 nv + 3 nv). The modal path's scratch (cell polynomials, face fluxes) and the
+  // re-reads of neighbour cells are not counted: this is the floor a fused kernel could
+  // reach, so the ratio to it says how far a path is from that.
+  double bytes_per_cell_update() const override;
 
  private:
   // FvSteering.cpp: a stage, by the backend or, while obstacles stand, honouring them;
@@ -93,8 +94,9 @@ class FvSolver final : public Solver {
   void load_solids(const SolverState& st);
   // FvStepping.cpp
   void step_by(double h) override;
-  // Physical boundaries, then the faces shared with other ranks.
-  void fill_ghosts(const Conserved<T>& u);
+  // Physical boundaries (at time t, for the double Mach reflection's moving shock), then
+  // the faces shared with other ranks.
+  void fill_ghosts(const Conserved<T>& u, double t);
   // The CFL rate of the state from scratch (set-up and restart), reduced over ranks.
   void rate_from_state();
   // The global maximum signal rate (exact in any order, so every rank and a serial run
@@ -129,8 +131,12 @@ class FvSolver final : public Solver {
   GhostArgs ghosts_;  // the physical boundaries, and Bc::neighbour where ranks meet
   parallel::LocalBox box_;
   int nv_ = 5;
+  int ghost_ = 2;  // ghost layers of the scheme (ghost_width)
   int tile_rows_ = 8;
-  std::vector<Field<T>> state_, stage_;
+  // The registers of the time stepper: state_ holds U^n between steps; stage_ and, for
+  // the three-register schemes, third_ the stages (TimeSteppers.hpp).
+  std::vector<Field<T>> state_, stage_, third_;
+  PassTimes times_;                        // fv.time_passes: seconds in each pass since the start
   parallel::GhostExchange exchange_;       // state_ and stage_ share one layout
   mutable std::vector<Field<T>> derived_;  // ux, uy, uz, p, tracer: filled by view()
   Buffer counters_;                        // where the backend computes

@@ -68,7 +68,7 @@ void FvSolver<T>::set_live(const std::string& key, const ParamValue& value) {
   for (int a = 0; a < 3; ++a)
     for (int s = 0; s < 2; ++s)
       if (ghosts_.bc[a][s] != Bc::neighbour) ghosts_.bc[a][s] = config_.bc[a][s];
-  fill_ghosts(fields_of(state_));
+  fill_ghosts(fields_of(state_), time_);
   fill_solid_ghosts();
   rate_from_state();
 }
@@ -142,6 +142,11 @@ ToolReport FvSolver<T>::apply_tool(const ToolCall& call) {
                  {"cells", "", double(s.cells)}};
     r.summary = "cloud: " + num(s.mass * dv) + " kg added in " + std::to_string(s.cells) + " cells";
   } else if (call.tool == "obstacle") {
+    // The stage that honours obstacles is the second-order one (FvTools.hpp).
+    if (stage_path(config_) != StagePath::plm_faces || config_.time != TimeStepper::rk2)
+      throw SteeringError("obstacle: this run's scheme is " + scheme_name(config_) +
+                          "; allowed: obstacles with fv.reconstruction = plm or constant and "
+                          "fv.time = rk2 (the stage that honours them is second order)");
     if (!solid) {
       solid_ = Field<T>(layout().n, kGhost, where());
       solid = solid_.data();
@@ -173,7 +178,7 @@ ToolReport FvSolver<T>::apply_tool(const ToolCall& call) {
   } else {
     throw SteeringError("fv has no tool '" + call.tool + "'");
   }
-  fill_ghosts(u);
+  fill_ghosts(u, time_);
   rate_from_state();
   return r;
 }

@@ -9,6 +9,9 @@
 
 #include "sim/core/Backend.hpp"
 #include "sim/core/FieldLayout.hpp"
+#include "sim/core/Grid.hpp"
+#include "sim/fv/AccuracyProblems.hpp"
+#include "sim/fv/EulerCharacteristics.hpp"
 #include "sim/fv/FvPhysics.hpp"
 
 namespace fluxview::fv {
@@ -16,9 +19,6 @@ namespace fluxview::fv {
 // Boundary condition of one face of the box.
 // `neighbour`: the face borders another MPI rank, whose cells fill the ghosts.
 enum class Bc : int { outflow = 0, reflecting = 1, periodic = 2, neighbour = 3 };
-
-// Ghost width: PLM at face i-1/2 reads cells i-2 .. i+1.
-inline constexpr int kGhost = 2;
 
 // The interior cell a ghost copies along a boundary axis of n cells: ghost layer h (0
 // next to the interior) on side 0 (low, index -1 - h) or 1 (high, index n + h).
@@ -50,17 +50,36 @@ FLUXVIEW_HD void store_state(const Conserved<T>& u, std::int64_t c, const State<
   for (int m = 0; m < NV; ++m) u.f[m][c] = s.v[m];
 }
 
+// How a stage is computed: the second-order face path of Wang et al. (PLM or constant in
+// primitive variables; the fused tile kernel on the device), the modal path (a polynomial
+// per cell, optionally evolved by the ADER predictor, fluxes at Gauss points:
+// FvModalLoops.hpp), or WENO-Z face values (FvModalLoops.hpp too).
+enum class StagePath { plm_faces, modal, wenoz_faces };
+
+// Seconds spent in each pass of the modal and WENO-Z paths, summed over stages, when the
+// run asks for them (fv.time_passes; the device is waited for after each pass).
+struct PassTimes {
+  double reconstruct = 0, predict = 0, faces = 0, update = 0;
+  double total() const { return reconstruct + predict + faces + update; }
+};
+
 template <class T>
 struct StageArgs {
   int nv = 5;          // 5 (Euler) or 6 (with tracer)
   FieldLayout layout;  // of every field
-  Conserved<T> u0;     // U^n, read only at the cell itself (may be the same as out)
+  Conserved<T> u0;     // read only at the cell itself (may be the same as out)
   Conserved<T> in;     // the state L is evaluated on; ghosts filled
   Conserved<T> out;    // written: interior only. Must not be `in`.
   T dt = 0;
   // out = weight_u0 U0 + weight_in (in + dt L(in)): stage 1 of eq. 8 is (0, 1), stage 2
-  // (1/2, 1/2).
+  // (1/2, 1/2). Every Runge-Kutta stage in Shu-Osher form is of this shape (dt then being
+  // the stage's b / weight_in times the step; TimeSteppers.hpp).
   T weight_u0 = 0, weight_in = 1;
+  // A second output of the same L (the fourth stage of rk4 writes two registers):
+  // out_2 = weight_u0_2 u0_2 + weight_in_2 (in + dt_2 L), when outputs == 2.
+  int outputs = 1;
+  Conserved<T> u0_2, out_2;
+  T dt_2 = 0, weight_u0_2 = 0, weight_in_2 = 1;
   T inv_dx[3] = {0, 0, 0};  // 1/dx per axis, 0 along a reduced axis
   Physics<T> ph;
   // Cells whose update needed the first-order fallback or the floors are added here
@@ -72,6 +91,12 @@ struct StageArgs {
   unsigned long long* rate_bits = nullptr;
   // The device only: rows of the block tile (8 or 4), fv.cuda_tile.
   int tile_rows = 8;
+  // The higher-order paths.
+  StagePath path = StagePath::plm_faces;
+  int degree = 1;     // of the cell polynomial (modal path): 1 plm, 2 weno3, 3 weno4
+  bool ader = false;  // evolve it with the predictor; L is then the step's average
+  ReconstructionVariables vars = ReconstructionVariables::characteristic;
+  PassTimes* times = nullptr;  // add the passes' seconds here (host memory)
 };
 
 struct GhostArgs {
@@ -86,6 +111,16 @@ struct Totals {
   double mixed_mass = 0;   // sum rho c over cells with 0.1 < c < 0.9
   double max_mach = 0;
   std::int64_t nonfinite = 0;
+};
+
+// The exact solution an accuracy test compares the density with.
+struct ExactSolution {
+  bool vortex = true;  // else the smooth wave
+  VortexSpec vortex_spec;
+  WaveSpec wave_spec;
+};
+struct DensityErrors {
+  double sum = 0, max = 0;  // of |rho - rho_exact| over this rank's interior
 };
 
 // Which derived field primitive() computes.
@@ -117,12 +152,20 @@ class FvBackend : public Backend {
   // the MPI exchange), axis by axis, so edges and corners hold values too.
   virtual void fill_boundary_ghosts(const Conserved<T>& u, int nv, const FieldLayout& l,
                                     const GhostArgs& g) = 0;
+  // The double Mach reflection's inflow and moving-shock ghosts at time t, after the
+  // physical fill (DoubleMach.hpp).
+  virtual void fill_double_mach_ghosts(const Conserved<T>& u, int nv, const FieldLayout& l,
+                                       const GhostArgs& g, const Grid& grid, const Physics<T>& ph,
+                                       double t) = 0;
   virtual void stage(const StageArgs<T>& a) = 0;
   // max over the interior of the signal rate; not finite when any cell is not.
   virtual double max_rate(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph,
                           const T inv_dx[3]) = 0;
   virtual Totals totals(const Conserved<T>& u, int nv, const FieldLayout& l,
                         const Physics<T>& ph) = 0;
+  virtual DensityErrors density_errors(const Conserved<T>& u, const FieldLayout& l,
+                                       const Grid& grid, const ExactSolution& exact,
+                                       double t) = 0;
   // A derived field into `out` (the interior; same layout and location as the state).
   virtual void derived(const Conserved<T>& u, const FieldLayout& l, const Physics<T>& ph,
                        Derived what, T* out) = 0;

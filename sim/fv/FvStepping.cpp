@@ -10,40 +10,72 @@
 namespace fluxview::fv {
 
 template <class T>
-void FvSolver<T>::fill_ghosts(const Conserved<T>& u) {
+void FvSolver<T>::fill_ghosts(const Conserved<T>& u, double t) {
   backend_->fill_boundary_ghosts(u, nv_, layout(), ghosts_);
+  if (config_.init == FvInit::double_mach)
+    backend_->fill_double_mach_ghosts(u, nv_, layout(), ghosts_, grid_, ph_, t);
   void* fields[parallel::GhostExchange::kMaxFields];
   for (int m = 0; m < nv_; ++m) fields[m] = u.f[m];
   exchange_.exchange(fields, nv_);  // one message per neighbour for every variable
 }
 
+// A step is the stages of the time stepper's schedule (TimeSteppers.hpp): each fills the
+// ghosts of its input register, computes L of it once, and writes one or two registers as
+// weight_u0 U0 + weight_in (in + dt' L), dt' = b / weight_in dt. For TVD RK2 this is the
+// two stages of eq. 8 exactly as before.
 template <class T>
 void FvSolver<T>::step_by(double h) {
-  const Conserved<T> u = fields_of(state_), u1 = fields_of(stage_);
+  const RkScheme sch = rk_scheme(config_.time);
+  const Conserved<T> reg[kMaxRkRegisters] = {fields_of(state_), fields_of(stage_),
+                                             third_.empty() ? Conserved<T>{} : fields_of(third_)};
   StageArgs<T> a;
   a.nv = nv_;
   a.layout = layout();
-  a.dt = T(h);
   for (int d = 0; d < 3; ++d) a.inv_dx[d] = inv_dx_[d];
   a.ph = ph_;
   a.corrected = counter(0);
   a.tile_rows = tile_rows_;
-  // Stage 1: U1 = U + dt L(U).
-  fill_ghosts(u);
-  a.u0 = u;
-  a.in = u;
-  a.out = u1;
-  a.weight_u0 = T(0);
-  a.weight_in = T(1);
-  stage(a);
-  // Stage 2: U = 1/2 U + 1/2 (U1 + dt L(U1)), with the next CFL rate reduced on the way.
-  fill_ghosts(u1);
-  a.in = u1;
-  a.out = u;
-  a.weight_u0 = T(0.5);
-  a.weight_in = T(0.5);
-  a.rate_bits = counter(1);
-  stage(a);
+  a.path = stage_path(config_);
+  a.degree = reconstruction_degree(config_.reconstruction);
+  a.ader = config_.time == TimeStepper::ader;
+  a.vars = config_.variables;
+  a.times = config_.time_passes ? &times_ : nullptr;
+  for (int st = 0; st < sch.stages; ++st) {
+    const RkStage& g = sch.stage[st];
+    const Conserved<T> in = reg[g.in];
+    fill_ghosts(in, time_ + g.time * h);
+    a.in = in;
+    for (int o = 0; o < g.outputs; ++o) {
+      const RkOutput& out = g.out[o];
+      // The other register the output combines with (at most one besides the input).
+      int other = -1;
+      for (int r = 0; r < kMaxRkRegisters; ++r)
+        if (r != g.in && out.a[r] != 0) other = r;
+      const Conserved<T> u0 = other >= 0 ? reg[other] : in;
+      const T w0 = other >= 0 ? T(out.a[other]) : T(0), w = T(out.a[g.in]);
+      const T dt = T(out.b / out.a[g.in] * h);
+      if (o == 0) {
+        a.u0 = u0;
+        a.out = reg[out.reg];
+        a.weight_u0 = w0;
+        a.weight_in = w;
+        a.dt = dt;
+      } else {
+        a.u0_2 = u0;
+        a.out_2 = reg[out.reg];
+        a.weight_u0_2 = w0;
+        a.weight_in_2 = w;
+        a.dt_2 = dt;
+      }
+    }
+    a.outputs = g.outputs;
+    // The last stage reduces the next CFL rate on the way.
+    a.rate_bits = st + 1 == sch.stages ? counter(1) : nullptr;
+    stage(a);  // FvSteering.cpp: the backend's, or honouring obstacles
+  }
+  // The step's result is where the schedule left it; state_ holds U^n+1 between steps.
+  if (sch.result == 1) std::swap(state_, stage_);
+  if (sch.result == 2) std::swap(state_, third_);
   time_ += h;
   ++step_;
   unsigned long long bits = 0;
@@ -84,12 +116,12 @@ std::uint64_t FvSolver<T>::corrected() const {
   return v;
 }
 
-#define FLUXVIEW_FV_STEPPING(T)                                \
-  template void FvSolver<T>::fill_ghosts(const Conserved<T>&); \
-  template void FvSolver<T>::step_by(double);                  \
-  template void FvSolver<T>::rate_from_state();                \
-  template void FvSolver<T>::reduce_rate();                    \
-  template void FvSolver<T>::check_rate() const;               \
+#define FLUXVIEW_FV_STEPPING(T)                                        \
+  template void FvSolver<T>::fill_ghosts(const Conserved<T>&, double); \
+  template void FvSolver<T>::step_by(double);                          \
+  template void FvSolver<T>::rate_from_state();                        \
+  template void FvSolver<T>::reduce_rate();                            \
+  template void FvSolver<T>::check_rate() const;                       \
   template std::uint64_t FvSolver<T>::corrected() const;
 FLUXVIEW_FV_STEPPING(float)
 FLUXVIEW_FV_STEPPING(double)

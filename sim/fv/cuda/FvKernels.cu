@@ -1,6 +1,9 @@
 // The fv family's device backend: the loops of FvLoops.hpp on the device, and a stage as
 // one fused kernel written by hand.
 //
+// The higher-order paths (weno3, weno4, WENO-Z, ADER, characteristic variables) are the
+// loops of FvModalLoops.hpp on the device (cuda/FvModalKernels.cu).
+//
 // One RK2 stage is one fused kernel (after the ghost fill): reconstruction,
 // Riemann fluxes, flux divergence and the RK update happen in the same pass over the
 // state, so a stage reads the state once from DRAM and writes it once, and no face-flux
@@ -68,7 +71,7 @@ __global__ void __launch_bounds__(kTx* kTy, kTy == 4 ? 3 : (sizeof(T) == 4 ? 2 :
   const int i = i0 + tx, j = j0 + ty;
   const bool cell = i < g.n0 && j < g.n1;
   const int k0 = blockIdx.z * chunk, k1 = min(g.n2, k0 + chunk);
-  const int gx = g.ax ? kGhost : 0, gy = g.ay ? kGhost : 0;
+  const int gx = l.ghost_along(0), gy = l.ghost_along(1);
   const long long col = cell ? l.index(i, j, 0) : 0;  // this thread's column at k = 0
   const long long sz = g.sz;
 
@@ -183,6 +186,10 @@ __global__ void __launch_bounds__(kTx* kTy, kTy == 4 ? 3 : (sizeof(T) == 4 ? 2 :
     const State<T, NV> u0 = load_state<NV>(a.u0, c);
     const State<T, NV> r =
         update_cell(u0, u, acc, a.dt, a.weight_u0, a.weight_in, ph, first_order, corrected);
+    if (a.outputs == 2)  // rk4's fourth stage: a second register from the same L
+      store_state<NV>(a.out_2, c,
+                      update_cell(load_state<NV>(a.u0_2, c), u, acc, a.dt_2, a.weight_u0_2,
+                                  a.weight_in_2, ph, first_order, corrected));
     store_state<NV>(a.out, c, r);
     if (a.rate_bits) rate = exec::max_keep_nan(rate, cell_signal_rate(r, ph, a.inv_dx));
     if (g.az) {
@@ -229,7 +236,8 @@ void launch_stage(const StageArgs<T>& a) {
 }  // namespace
 
 template <class T>
-void stage_on(const exec::Device&, const StageArgs<T>& a, Buffer&) {
+void stage_on(const exec::Device&, const StageArgs<T>& a, Buffer& scratch) {
+  if (a.path != StagePath::plm_faces) return higher_order_stage_on_device(a, scratch);
   if (a.tile_rows == 4)
     launch_stage<T, 4>(a);
   else

@@ -1,0 +1,127 @@
+#pragma once
+// The variables a higher-order reconstruction of the Euler equations works in, as linear
+// maps of conserved differences about a cell's own state: the one physics-specific piece
+// of the reconstruction (CellReconstruction.hpp is generic over it; an MHD physics brings
+// its own).
+//
+// A finite-volume scheme above second order must reconstruct cell averages, and only a
+// linear map takes cell averages to cell averages. So "primitive" here means the primitive
+// variables linearised about the cell's state, dW = (dW/dU)(U_i) dU, applied to every
+// cell of the stencil, and "characteristic" the projection of those on the left
+// eigenvectors of the primitive Jacobian along the reconstruction's axis at U_i
+// (Toro 2009, sec. 3.2; the primitive form because its eigenvectors are sparse: a
+// projection costs a few multiplications, not a dense 5x5 product). The reconstructed
+// modes are mapped back with the inverse maps, so the polynomial is in conserved
+// variables and its mean is the conserved cell average exactly.
+//
+// Primitive W = (rho, u_x, u_y, u_z, p [, c]); along axis D the characteristic fields are
+//   0: u_n - c wave   -rho/(2c) du_n + dp/(2c^2)
+//   1: entropy        drho - dp/c^2
+//   2, 3: shear       du_t1, du_t2 (the two other axes in increasing order)
+//   4: u_n + c wave   rho/(2c) du_n + dp/(2c^2)
+//   5: tracer         dc
+#include "sim/core/HostDevice.hpp"
+#include "sim/fv/EulerState.hpp"
+
+namespace fluxview::fv {
+
+// The variables a reconstruction works in (fv.variables).
+enum class ReconstructionVariables : int { conserved = 0, primitive = 1, characteristic = 2 };
+
+// dW = (dW/dU)(q) dU: conserved differences to primitive ones at the primitive state q.
+//   drho = drho,  du = (dm - u drho) / rho,  dp = (g-1) (dE - u.dm + |u|^2/2 drho),
+//   dc = (d(rho c) - c drho) / rho
+template <class T, int NV>
+FLUXVIEW_HD State<T, NV> conserved_to_primitive_delta(const State<T, NV>& du, const State<T, NV>& q,
+                                                      T gamma) {
+  const T inv = T(1) / q.v[0];
+  const T ux = q.v[1], uy = q.v[2], uz = q.v[3];
+  State<T, NV> dw;
+  dw.v[0] = du.v[0];
+  dw.v[1] = (du.v[1] - ux * du.v[0]) * inv;
+  dw.v[2] = (du.v[2] - uy * du.v[0]) * inv;
+  dw.v[3] = (du.v[3] - uz * du.v[0]) * inv;
+  dw.v[4] = (gamma - T(1)) * (du.v[4] - ux * du.v[1] - uy * du.v[2] - uz * du.v[3] +
+                              T(0.5) * (ux * ux + uy * uy + uz * uz) * du.v[0]);
+  if constexpr (NV > 5) dw.v[5] = (du.v[5] - q.v[5] * du.v[0]) * inv;
+  return dw;
+}
+
+// The inverse: dU = (dU/dW)(q) dW.
+//   dm = u drho + rho du,  dE = |u|^2/2 drho + rho u.du + dp/(g-1),  d(rho c) = c drho + rho dc
+template <class T, int NV>
+FLUXVIEW_HD State<T, NV> primitive_to_conserved_delta(const State<T, NV>& dw, const State<T, NV>& q,
+                                                      T gamma) {
+  const T rho = q.v[0], ux = q.v[1], uy = q.v[2], uz = q.v[3];
+  State<T, NV> du;
+  du.v[0] = dw.v[0];
+  du.v[1] = ux * dw.v[0] + rho * dw.v[1];
+  du.v[2] = uy * dw.v[0] + rho * dw.v[2];
+  du.v[3] = uz * dw.v[0] + rho * dw.v[3];
+  du.v[4] = T(0.5) * (ux * ux + uy * uy + uz * uz) * dw.v[0] +
+            rho * (ux * dw.v[1] + uy * dw.v[2] + uz * dw.v[3]) + dw.v[4] / (gamma - T(1));
+  if constexpr (NV > 5) du.v[5] = q.v[5] * dw.v[0] + rho * dw.v[5];
+  return du;
+}
+
+// Primitive differences to characteristic ones along axis D at density rho, sound speed c.
+template <int D, class T, int NV>
+FLUXVIEW_HD State<T, NV> primitive_to_characteristic(const State<T, NV>& dw, T rho, T c) {
+  constexpr int t1 = D == 0 ? 2 : 1, t2 = D == 2 ? 2 : 3;
+  const T ic = T(1) / c;
+  const T a = T(0.5) * rho * ic * dw.v[1 + D];  // rho/(2c) du_n
+  const T b = T(0.5) * ic * ic * dw.v[4];       // dp/(2c^2)
+  State<T, NV> w;
+  w.v[0] = b - a;
+  w.v[1] = dw.v[0] - T(2) * b;
+  w.v[2] = dw.v[t1];
+  w.v[3] = dw.v[t2];
+  w.v[4] = b + a;
+  if constexpr (NV > 5) w.v[5] = dw.v[5];
+  return w;
+}
+
+// The inverse (the right eigenvectors): drho = w0 + w1 + w4, du_n = c/rho (w4 - w0),
+// dp = c^2 (w0 + w4), du_t = w2, w3.
+template <int D, class T, int NV>
+FLUXVIEW_HD State<T, NV> characteristic_to_primitive(const State<T, NV>& w, T rho, T c) {
+  constexpr int t1 = D == 0 ? 2 : 1, t2 = D == 2 ? 2 : 3;
+  State<T, NV> dw;
+  dw.v[0] = w.v[0] + w.v[1] + w.v[4];
+  dw.v[1 + D] = c / rho * (w.v[4] - w.v[0]);
+  dw.v[t1] = w.v[2];
+  dw.v[t2] = w.v[3];
+  dw.v[4] = c * c * (w.v[0] + w.v[4]);
+  if constexpr (NV > 5) dw.v[5] = w.v[5];
+  return dw;
+}
+
+// The projection a reconstruction along axis D applies about the state u0 of its cell:
+// to_fields maps conserved differences to the reconstructed variables, from_fields maps
+// their modes back. Built once per cell and axis.
+template <int D, class T, int NV>
+struct EulerProjection {
+  ReconstructionVariables vars;
+  State<T, NV> q;  // primitive state of the cell
+  T gamma, c;
+
+  FLUXVIEW_HD EulerProjection(const State<T, NV>& u0, ReconstructionVariables v,
+                              const Physics<T>& ph)
+      : vars(v), q(cons_to_prim(u0, ph)), gamma(ph.gamma), c(sound_speed(q.v[0], q.v[4], gamma)) {}
+
+  FLUXVIEW_HD State<T, NV> to_fields(const State<T, NV>& du) const {
+    if (vars == ReconstructionVariables::conserved) return du;
+    const State<T, NV> dw = conserved_to_primitive_delta(du, q, gamma);
+    if (vars == ReconstructionVariables::primitive) return dw;
+    return primitive_to_characteristic<D>(dw, q.v[0], c);
+  }
+  FLUXVIEW_HD State<T, NV> from_fields(const State<T, NV>& dv) const {
+    if (vars == ReconstructionVariables::conserved) return dv;
+    const State<T, NV> dw = vars == ReconstructionVariables::primitive
+                                ? dv
+                                : characteristic_to_primitive<D>(dv, q.v[0], c);
+    return primitive_to_conserved_delta(dw, q, gamma);
+  }
+};
+
+}  // namespace fluxview::fv

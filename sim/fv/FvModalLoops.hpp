@@ -1,0 +1,422 @@
+#pragma once
+// The stages of the higher-order schemes, written once over the execution space
+// (sim/core/Exec.hpp) and instantiated on the host (FvCpu.cpp) and on the device
+// (cuda/FvModalKernels*.cu). The pointwise pieces are those of the paper's three-part
+// scheme: reconstruction (CellReconstruction.hpp), the ADER predictor (AderPredictor.hpp)
+// and the Riemann-solver corrector (ModalFaceFlux.hpp); the update of a cell with its
+// positivity fallback is the one every path shares (FvPhysics.hpp).
+//
+// A stage works through the grid in slabs of z planes, each in four passes (the paper's
+// Limiter, Predictor, Make_Flux and Make_dU_dt/Update subroutines, Fig. 1):
+//   1. reconstruct: the polynomial of every cell of the slab and one layer around it (the
+//      cells beside a face of the slab) into a scratch of modes, one array per mode and
+//      variable;
+//   2. predict (ADER only): the predictor evolves each of those polynomials in place;
+//   3. faces: along each active axis, the flux through every face of the slab's cells
+//      from the polynomials on both sides, into a scratch, then its difference into the
+//      flux divergence of each cell;
+//   4. update: each cell's stage outputs with the fallback, the corrected-cell count and
+//      the next CFL rate.
+// Slabs bound the scratch: the polynomials of a fourth-order ADER cell are 35 modes of
+// each variable, which for the whole of a 512^3 grid would not fit on a GPU; a slab is as
+// many planes as a budget holds, its two extra planes of polynomials the price.
+//
+// The WENO-Z path has no polynomials: its face pass reconstructs the two face values from
+// the six cells across the face and calls the Riemann solver at the face centre (the
+// dimension-by-dimension scheme of codes that use WENO-Z); passes 3 and 4 as above.
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+#include "sim/core/Buffer.hpp"
+#include "sim/core/Exec.hpp"
+#include "sim/fv/AderPredictor.hpp"
+#include "sim/fv/CellReconstruction.hpp"
+#include "sim/fv/EulerPolicies.hpp"
+#include "sim/fv/FvStep.hpp"
+#include "sim/fv/ModalFaceFlux.hpp"
+#include "sim/fv/WenoReconstruction.hpp"
+
+namespace fluxview::fv {
+
+// Waits for the work queued on a space (to time a pass): nothing on the host, the device
+// synchronised on the device. Defined beside each instantiation.
+void wait_for(const exec::Host&);
+void wait_for(const exec::Device&);
+// Bytes of scratch a stage may take on a space (the slabs are sized to it).
+std::size_t scratch_budget(const exec::Host&);
+std::size_t scratch_budget(const exec::Device&);
+
+// A box of cells stored contiguously in a scratch: cell (i, j, k) of [lo, lo + ext) at
+// local(i, j, k); array a of such cells starts at a * cells.
+struct ScratchBox {
+  int lo[3] = {0, 0, 0}, ext[3] = {1, 1, 1};
+  std::int64_t cells = 1;
+  FLUXVIEW_HD std::int64_t local(int i, int j, int k) const {
+    return (i - lo[0]) + std::int64_t(ext[0]) * ((j - lo[1]) + std::int64_t(ext[1]) * (k - lo[2]));
+  }
+};
+
+inline ScratchBox scratch_box(const int lo[3], const int hi[3]) {
+  ScratchBox b;
+  b.cells = 1;
+  for (int a = 0; a < 3; ++a) {
+    b.lo[a] = lo[a];
+    b.ext[a] = hi[a] - lo[a];
+    b.cells *= b.ext[a];
+  }
+  return b;
+}
+
+// What a slab's passes share: the fields and the scratch arrays.
+template <class T>
+struct SlabArrays {
+  ScratchBox poly;  // cells whose polynomial is stored
+  ScratchBox face;  // faces (face i-1/2 along D at cell i), all axes share it
+  ScratchBox cell;  // the slab's own cells (the flux divergence)
+  T* modes = nullptr;
+  T* flux = nullptr;
+  T* div = nullptr;
+};
+
+namespace modal_detail {
+
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+template <int NV, class T>
+FLUXVIEW_HD State<T, NV> load_cell(const Conserved<T>& u, const FieldLayout& l, int i, int j,
+                                   int k) {
+  return load_state<NV>(u, l.index(i, j, k));
+}
+
+// Pass 1: the polynomial of every cell of the poly box.
+template <int M, int NV, class Space, class T>
+void reconstruct_pass(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
+                      const bool act0, const bool act1, const bool act2) {
+  const FieldLayout l = a.layout;
+  const Conserved<T> in = a.in;
+  EulerLineVariables<T, NV> vars;
+  vars.vars = a.vars;
+  vars.ph = a.ph;
+  const T theta = a.ph.theta;
+  const ScratchBox pb = s.poly;
+  T* modes = s.modes;
+  exec::Box box;
+  for (int d = 0; d < 3; ++d) {
+    box.lo[d] = pb.lo[d];
+    box.hi[d] = pb.lo[d] + pb.ext[d];
+  }
+  exec::for_each_cell(
+      space, box,
+      [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
+        const bool active[3] = {act0, act1, act2};
+        auto at = [&](int di, int dj, int dk) {
+          return load_cell<NV>(in, l, i + di, j + dj, k + dk);
+        };
+        State<T, NV> c[modes_up_to(M)];
+        reconstruct_cell<M>(at, vars, active, theta, c);
+        const std::int64_t q = pb.local(i, j, k);
+        for (int m = 0; m < modes_up_to(M); ++m)
+          for (int v = 0; v < NV; ++v) modes[(std::int64_t(m) * NV + v) * pb.cells + q] = c[m].v[v];
+      },
+      exec::Block<32, 2, 1>{});
+}
+
+// Pass 2: the ADER predictor, in place.
+template <int M, int NV, class Space, class T>
+void predict_pass(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
+                  const bool act0, const bool act1, const bool act2) {
+  EulerFlux<T, NV> fl;
+  fl.ph = a.ph;
+  const T nu0 = a.dt * a.inv_dx[0], nu1 = a.dt * a.inv_dx[1], nu2 = a.dt * a.inv_dx[2];
+  const ScratchBox pb = s.poly;
+  T* modes = s.modes;
+  exec::Box box;
+  for (int d = 0; d < 3; ++d) {
+    box.lo[d] = pb.lo[d];
+    box.hi[d] = pb.lo[d] + pb.ext[d];
+  }
+  exec::for_each_cell(
+      space, box,
+      [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
+        const bool active[3] = {act0, act1, act2};
+        const T nu[3] = {nu0, nu1, nu2};
+        const std::int64_t q = pb.local(i, j, k);
+        SpaceTimePolynomial<T, NV, M> st;
+        for (int m = 0; m < modes_up_to(M); ++m)
+          for (int v = 0; v < NV; ++v)
+            st.c[m].v[v] = modes[(std::int64_t(m) * NV + v) * pb.cells + q];
+        ader_predict<M>(fl, st, active, nu);
+        for (int m = modes_up_to(M); m < space_time_modes(M); ++m)
+          for (int v = 0; v < NV; ++v)
+            modes[(std::int64_t(m) * NV + v) * pb.cells + q] = st.c[m].v[v];
+      },
+      exec::Block<32, 2, 1>{});
+}
+
+// The stored polynomial of a cell (its first `count` modes; the rest zero).
+template <int M, int NV, class T>
+FLUXVIEW_HD void load_poly(const T* modes, const ScratchBox& pb, std::int64_t q, int count,
+                           SpaceTimePolynomial<T, NV, M>& st) {
+  for (int m = 0; m < space_time_modes(M); ++m)
+    for (int v = 0; v < NV; ++v)
+      st.c[m].v[v] = m < count ? modes[(std::int64_t(m) * NV + v) * pb.cells + q] : T(0);
+}
+
+// The flux differences of one axis into the divergence of the slab's cells (set on the
+// first active axis, added after, in the order x, y, z as the second-order path does).
+template <int D, int NV, class Space, class T>
+void add_divergence(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s, bool first) {
+  const ScratchBox fb = s.face, cb = s.cell;
+  const T* flux = s.flux;
+  T* div = s.div;
+  const T inv = a.inv_dx[D];
+  exec::Box cells;
+  for (int d = 0; d < 3; ++d) {
+    cells.lo[d] = cb.lo[d];
+    cells.hi[d] = cb.lo[d] + cb.ext[d];
+  }
+  exec::for_each_cell(space, cells, [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
+    const std::int64_t lo = fb.local(i, j, k),
+                       hi = fb.local(i + (D == 0), j + (D == 1), k + (D == 2)),
+                       c = cb.local(i, j, k);
+    for (int v = 0; v < NV; ++v) {
+      const T d = (flux[v * fb.cells + lo] - flux[v * fb.cells + hi]) * inv;
+      div[v * cb.cells + c] = first ? d : div[v * cb.cells + c] + d;
+    }
+  });
+}
+
+// Pass 3, one axis: fluxes through the faces i-1/2 (along D) of the slab's cells and the
+// one beyond, from the polynomials, then their differences into the divergence.
+template <int D, int M, int NV, class Space, class T>
+void modal_face_pass(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
+                     const bool act0, const bool act1, const bool act2, bool first) {
+  EulerFaceSolver<T, NV> rs;
+  rs.ph = a.ph;
+  rs.riemann = a.ph.riemann;
+  const int nt = a.ader ? M : 0;
+  const int count = a.ader ? space_time_modes(M) : modes_up_to(M);
+  const ScratchBox pb = s.poly, fb = s.face;
+  const T* modes = s.modes;
+  T* flux = s.flux;
+  exec::Box faces;
+  for (int d = 0; d < 3; ++d) {
+    faces.lo[d] = s.cell.lo[d];
+    faces.hi[d] = s.cell.lo[d] + s.cell.ext[d] + (d == D ? 1 : 0);
+  }
+  exec::for_each_cell(
+      space, faces,
+      [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
+        const bool active[3] = {act0, act1, act2};
+        SpaceTimePolynomial<T, NV, M> L, R;
+        load_poly<M, NV>(modes, pb, pb.local(i - (D == 0), j - (D == 1), k - (D == 2)), count, L);
+        load_poly<M, NV>(modes, pb, pb.local(i, j, k), count, R);
+        bool fell_back = false;
+        const State<T, NV> f = modal_face_flux<D, M>(rs, L, R, active, nt, fell_back);
+        const std::int64_t q = fb.local(i, j, k);
+        for (int v = 0; v < NV; ++v) flux[v * fb.cells + q] = f.v[v];
+      },
+      exec::Block<32, 2, 1>{});
+  add_divergence<D, NV>(space, a, s, first);
+}
+
+// Pass 3 of the WENO-Z path, one axis: the face values from the six cells across each
+// face, in the run's variables linearised about the mean of the two cells beside it.
+template <int D, int NV, class Space, class T>
+void wenoz_face_pass(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
+                     bool first) {
+  EulerFaceSolver<T, NV> rs;
+  rs.ph = a.ph;
+  rs.riemann = a.ph.riemann;
+  const FieldLayout l = a.layout;
+  const Conserved<T> in = a.in;
+  const ReconstructionVariables vars = a.vars;
+  const Physics<T> ph = a.ph;
+  const ScratchBox fb = s.face;
+  T* flux = s.flux;
+  exec::Box faces;
+  for (int d = 0; d < 3; ++d) {
+    faces.lo[d] = s.cell.lo[d];
+    faces.hi[d] = s.cell.lo[d] + s.cell.ext[d] + (d == D ? 1 : 0);
+  }
+  exec::for_each_cell(
+      space, faces,
+      [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
+        // Cells i-3 .. i+2 along D: the face lies between index 2 and 3.
+        State<T, NV> u[6];
+        for (int s6 = 0; s6 < 6; ++s6) {
+          const int o = s6 - 3;
+          u[s6] = load_cell<NV>(in, l, i + (D == 0) * o, j + (D == 1) * o, k + (D == 2) * o);
+        }
+        State<T, NV> ref;
+        for (int v = 0; v < NV; ++v) ref.v[v] = T(0.5) * (u[2].v[v] + u[3].v[v]);
+        const EulerProjection<D, T, NV> proj(ref, vars, ph);
+        State<T, NV> w[6];
+        for (int s6 = 0; s6 < 6; ++s6) {
+          State<T, NV> d;
+          for (int v = 0; v < NV; ++v) d.v[v] = u[s6].v[v] - ref.v[v];
+          w[s6] = proj.to_fields(d);
+        }
+        State<T, NV> wl, wr;
+        for (int v = 0; v < NV; ++v) {
+          const T left[5] = {w[0].v[v], w[1].v[v], w[2].v[v], w[3].v[v], w[4].v[v]};
+          const T right[5] = {w[5].v[v], w[4].v[v], w[3].v[v], w[2].v[v], w[1].v[v]};
+          wl.v[v] = wenoz5_face(left);
+          wr.v[v] = wenoz5_face(right);
+        }
+        State<T, NV> ul = proj.from_fields(wl), ur = proj.from_fields(wr);
+        for (int v = 0; v < NV; ++v) {
+          ul.v[v] += ref.v[v];
+          ur.v[v] += ref.v[v];
+        }
+        // The face fallback: the two cell averages where a face value is not admissible.
+        if (!(rs.admissible_state(ul) && rs.admissible_state(ur))) {
+          ul = u[2];
+          ur = u[3];
+        }
+        const State<T, NV> f = rs.template flux<D>(ul, ur);
+        const std::int64_t q = fb.local(i, j, k);
+        for (int v = 0; v < NV; ++v) flux[v * fb.cells + q] = f.v[v];
+      },
+      exec::Block<32, 2, 1>{});
+  add_divergence<D, NV>(space, a, s, first);
+}
+
+struct UpdateAcc {
+  exec::Sum<unsigned long long> corrected;
+  exec::MaxKeepNaN<double> rate{0.0};
+  FLUXVIEW_HD void join(const UpdateAcc& o) {
+    corrected.join(o.corrected);
+    rate.join(o.rate);
+  }
+};
+
+// Pass 4: the outputs of every cell of the slab, each with the first-order (HLLE)
+// fallback where it is not admissible.
+template <int NV, class Space, class T>
+UpdateAcc update_pass(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s) {
+  const StageArgs<T> g = a;
+  const ScratchBox cb = s.cell;
+  const T* div = s.div;
+  exec::Box cells;
+  for (int d = 0; d < 3; ++d) {
+    cells.lo[d] = cb.lo[d];
+    cells.hi[d] = cb.lo[d] + cb.ext[d];
+  }
+  const bool with_rate = a.rate_bits != nullptr;
+  return exec::reduce_cells(
+      space, cells, UpdateAcc{}, [=] FLUXVIEW_LAMBDA(int i, int j, int k, UpdateAcc& acc) {
+        const FieldLayout& l = g.layout;
+        const std::int64_t c = l.index(i, j, k);
+        const std::int64_t sx = l.n[0] > 1 ? 1 : 0, sy = l.n[1] > 1 ? l.sy : 0,
+                           sz = l.n[2] > 1 ? l.sz : 0;
+        State<T, NV> lv;
+        const std::int64_t q = cb.local(i, j, k);
+        for (int v = 0; v < NV; ++v) lv.v[v] = div[v * cb.cells + q];
+        const auto first_order = [&] {
+          auto prim = [&](std::int64_t at) { return cons_to_prim(load_state<NV>(g.in, at), g.ph); };
+          return first_order_divergence(prim(c), prim(c - sx), prim(c + sx), prim(c - sy),
+                                        prim(c + sy), prim(c - sz), prim(c + sz), g.ph, g.inv_dx);
+        };
+        const State<T, NV> u = load_state<NV>(g.in, c);
+        unsigned long long corrected = 0;
+        const State<T, NV> r = update_cell(load_state<NV>(g.u0, c), u, lv, g.dt, g.weight_u0,
+                                           g.weight_in, g.ph, first_order, corrected);
+        if (g.outputs == 2) {
+          const State<T, NV> r2 =
+              update_cell(load_state<NV>(g.u0_2, c), u, lv, g.dt_2, g.weight_u0_2, g.weight_in_2,
+                          g.ph, first_order, corrected);
+          store_state<NV>(g.out_2, c, r2);
+        }
+        store_state<NV>(g.out, c, r);
+        acc.corrected.add(corrected);
+        if (with_rate) acc.rate.add(cell_signal_rate(r, g.ph, g.inv_dx));
+      });
+}
+
+}  // namespace modal_detail
+
+// A stage of the modal path (degree M = 1..3) or, for M = -1, of the WENO-Z path, on a
+// space. The scratch grows to what the slabs need and is kept for the next stage.
+// Returns what the update counted; the caller puts it where the solver reads it.
+template <int M, int NV, class Space, class T>
+modal_detail::UpdateAcc higher_order_stage(const Space& space, const StageArgs<T>& a,
+                                           Buffer& scratch) {
+  using namespace modal_detail;
+  const FieldLayout& l = a.layout;
+  const bool act[3] = {l.n[0] > 1, l.n[1] > 1, l.n[2] > 1};
+  // Modes stored per cell: the polynomial, and with ADER its time coefficients.
+  const int stored = M < 0 ? 0 : (a.ader ? space_time_modes(M) : modes_up_to(M));
+  const int hx = M < 0 ? 0 : int(act[0]), hy = M < 0 ? 0 : int(act[1]),
+            hz = M < 0 ? 0 : int(act[2]);
+  // Bytes per z plane: polynomials (with their one-cell ring), face fluxes, divergence.
+  const std::size_t plane = sizeof(T) * NV *
+                            (std::size_t(stored) * (l.n[0] + 2 * hx) * (l.n[1] + 2 * hy) +
+                             std::size_t(l.n[0] + 1) * (l.n[1] + 1) + std::size_t(l.n[0]) * l.n[1]);
+  const std::size_t budget = scratch_budget(space);
+  int slab = int(std::max<std::size_t>(1, budget / plane));
+  slab = std::min(slab, l.n[2]);
+  if (hz) slab = std::max(slab, std::min(l.n[2], 4));  // at least 4 planes when it can
+  const std::size_t need = plane * std::size_t(slab + 2 * hz + 1);
+  if (scratch.bytes() < need) scratch = Buffer(location_of(space), need);
+  UpdateAcc total;
+  for (int k0 = 0; k0 < l.n[2]; k0 += slab) {
+    const int k1 = std::min(l.n[2], k0 + slab);
+    SlabArrays<T> s;
+    const int plo[3] = {-hx, -hy, k0 - hz}, phi[3] = {l.n[0] + hx, l.n[1] + hy, k1 + hz};
+    const int flo[3] = {0, 0, k0}, fhi[3] = {l.n[0] + 1, l.n[1] + 1, k1 + 1};
+    const int clo[3] = {0, 0, k0}, chi[3] = {l.n[0], l.n[1], k1};
+    s.poly = scratch_box(plo, phi);
+    s.face = scratch_box(flo, fhi);
+    s.cell = scratch_box(clo, chi);
+    T* base = static_cast<T*>(scratch.data());
+    s.modes = base;
+    s.flux = s.modes + std::size_t(stored) * NV * (M < 0 ? 0 : s.poly.cells);
+    s.div = s.flux + std::size_t(NV) * s.face.cells;
+    auto t0 = std::chrono::steady_clock::now();
+    auto lap = [&](double PassTimes::*field) {
+      if (!a.times) return;
+      wait_for(space);
+      a.times->*field += seconds_since(t0);
+      t0 = std::chrono::steady_clock::now();
+    };
+    bool first = true;
+    if constexpr (M >= 1) {
+      reconstruct_pass<M, NV>(space, a, s, act[0], act[1], act[2]);
+      lap(&PassTimes::reconstruct);
+      if (a.ader) {
+        predict_pass<M, NV>(space, a, s, act[0], act[1], act[2]);
+        lap(&PassTimes::predict);
+      }
+      if (act[0])
+        modal_face_pass<0, M, NV>(space, a, s, act[0], act[1], act[2], std::exchange(first, false));
+      if (act[1])
+        modal_face_pass<1, M, NV>(space, a, s, act[0], act[1], act[2], std::exchange(first, false));
+      if (act[2])
+        modal_face_pass<2, M, NV>(space, a, s, act[0], act[1], act[2], std::exchange(first, false));
+    } else {
+      if (act[0]) wenoz_face_pass<0, NV>(space, a, s, std::exchange(first, false));
+      if (act[1]) wenoz_face_pass<1, NV>(space, a, s, std::exchange(first, false));
+      if (act[2]) wenoz_face_pass<2, NV>(space, a, s, std::exchange(first, false));
+    }
+    if (first) {  // a single cell: nothing flows
+      T* div = s.div;
+      const std::int64_t n = std::int64_t(NV) * s.cell.cells;
+      exec::for_each_cell(space, exec::range(n),
+                          [=] FLUXVIEW_LAMBDA(int i, int, int) { div[i] = T(0); });
+    }
+    lap(&PassTimes::faces);
+    const UpdateAcc done = update_pass<NV>(space, a, s);
+    lap(&PassTimes::update);
+    total.join(done);
+  }
+  return total;
+}
+
+}  // namespace fluxview::fv

@@ -1,0 +1,207 @@
+#pragma once
+// Reconstruction of one variable along one line of cells, written once for both backends.
+//
+// Finite-volume WENO of whole polynomials (the ADER-WENO form of Balsara et al. 2009, JCP
+// 228, 2480, and Dumbser et al. 2013, JCP 248, 257): every candidate stencil gives a
+// polynomial of the design degree in the cell's local coordinate xi in [-1/2, 1/2], as
+// modes on the scaled Legendre basis (ModalPolynomial.hpp); the nonlinear weights mix
+// the candidates' modes, not values at one face, so the result is a polynomial over the
+// whole cell (what the ADER predictor and the Gauss points of a face need). Because each
+// candidate alone is exact for polynomials of the design degree, so is every mixture:
+// the nonlinear weights can never cost accuracy on smooth data, only pick the smoothest
+// candidates near a discontinuity.
+//   weno3: degree 2 from the three stencils {i-2..i}, {i-1..i+1}, {i..i+2} (5 cells).
+//   weno4: degree 3 from the four stencils {i-3..i}, ..., {i..i+3} (7 cells).
+// Weights: omega_k proportional to lambda_k / (eps + IS_k)^4 with lambda = 10^5 for the
+// centred stencils and 1 for the others (the centred ones are preferred wherever the data
+// allow), IS_k the integral over the cell of the squared derivatives of candidate k, in
+// local units (Jiang & Shu 1996): for a quadratic ux^2 + 13/3 uxx^2, for a cubic
+// (ux + uxxx/10)^2 + 13/3 uxx^2 + 781/20 uxxx^2. eps is relative, 1e-12 of the sum of
+// the IS (so the weights do not depend on the units of the variable); the weights are
+// formed as ratios to the smallest IS, so nothing overflows in single precision.
+//
+// WENO-Z (Borges, Carmona, Costa & Don 2008) at fifth order gives the value at one face
+// from five cells, as codes reconstructing dimension by dimension use it: the reference
+// the other schemes are compared with. Its smoothness indicators are normalised by their
+// sum in the same way.
+//
+// "Few values live", as the paper stresses for GPUs: a reconstruction reads its 5 or 7
+// values once, keeps only the candidates' modes (3 or 4 of 2 or 3 numbers) and their
+// indicators, and returns 2 or 3 modes.
+#include "sim/core/HostDevice.hpp"
+#include "sim/fv/FvPhysics.hpp"
+
+namespace fluxview::fv {
+
+// Modes of one variable along one axis (mode 0, the cell average, is the data itself),
+// and how smooth the data looked: `smooth` is the weight the centred candidates got over
+// the weight they would have on smooth data (1 for polynomial data of the design degree,
+// near 0 at a discontinuity). The cross modes of a multidimensional reconstruction are
+// switched by it (CellReconstruction.hpp).
+template <class T>
+struct LineModes {
+  T x = 0, xx = 0, xxx = 0;
+  T smooth = 1;
+};
+
+inline constexpr double kWenoCentralWeight = 1e5;  // lambda of a centred candidate
+inline constexpr double kWenoRelativeEps = 1e-12;  // eps / sum of the IS
+
+// The ratio (eps + IS_min) / (eps + IS) to the fourth power: the nonlinear weight of a
+// candidate relative to the smoothest one, before the linear weight.
+template <class T>
+FLUXVIEW_HD T weno_relative_weight(T is, T is_min, T eps) {
+  const T r = (is_min + eps) / (is + eps);
+  const T r2 = r * r;
+  return r2 * r2;
+}
+
+template <class T>
+FLUXVIEW_HD T weno_eps(T is_sum) {
+  return T(kWenoRelativeEps) * is_sum + T(1e-30);
+}
+
+// Piecewise linear: the theta-minmod slope of FvPhysics.hpp as the P1 mode (the second-
+// order member of the family; no nonlinear weights, smooth = 1).
+template <class T>
+FLUXVIEW_HD LineModes<T> plm_line_modes(T um, T u0, T up, T theta) {
+  LineModes<T> m;
+  m.x = limited_slope(u0 - um, up - u0, theta);
+  return m;
+}
+
+// Third order: u[0..4] are the averages of cells i-2 .. i+2.
+template <class T>
+FLUXVIEW_HD LineModes<T> weno3_line_modes(const T u[5]) {
+  const T h = T(0.5);
+  // Candidate modes (x, xx) on the left, centred and right stencils (exact for quadratics:
+  // the mean of P1 over the cell at offset j is j, of P2 it is j^2).
+  const T lx = h * (u[0] - T(4) * u[1] + T(3) * u[2]), lxx = h * (u[0] - T(2) * u[1] + u[2]);
+  const T cx = h * (u[3] - u[1]), cxx = h * (u[1] - T(2) * u[2] + u[3]);
+  const T rx = h * (-T(3) * u[2] + T(4) * u[3] - u[4]), rxx = h * (u[2] - T(2) * u[3] + u[4]);
+  const T c13 = T(13) / T(3);
+  const T isl = lx * lx + c13 * lxx * lxx;
+  const T isc = cx * cx + c13 * cxx * cxx;
+  const T isr = rx * rx + c13 * rxx * rxx;
+  const T is_min = fv_min(isl, fv_min(isc, isr));
+  const T eps = weno_eps(isl + isc + isr);
+  const T lam = T(kWenoCentralWeight);
+  const T wl = weno_relative_weight(isl, is_min, eps);
+  const T wc = lam * weno_relative_weight(isc, is_min, eps);
+  const T wr = weno_relative_weight(isr, is_min, eps);
+  const T inv = T(1) / (wl + wc + wr);
+  LineModes<T> m;
+  m.x = (wl * lx + wc * cx + wr * rx) * inv;
+  m.xx = (wl * lxx + wc * cxx + wr * rxx) * inv;
+  // omega_c / gamma_c with gamma_c = lam / (lam + 2).
+  m.smooth = wc * inv * (lam + T(2)) / lam;
+  return m;
+}
+
+// Modes (x, xx, xxx) of the cubic through the averages of four consecutive cells, the
+// first at offset s0 in {-3, -2, -1, 0} from the cell: u[0..3] (exact for cubics: the
+// mean of P3 over the cell at offset j is j^3 + j/10).
+template <class T>
+FLUXVIEW_HD void cubic_candidate(const T u[4], int s0, T& x, T& xx, T& xxx) {
+  const T i60 = T(1) / T(60), h = T(0.5), i6 = T(1) / T(6);
+  switch (s0) {
+    case -3:  // cells -3, -2, -1, 0
+      x = (T(109) * u[3] - T(177) * u[2] + T(87) * u[1] - T(19) * u[0]) * i60;
+      xx = (T(2) * u[3] - T(5) * u[2] + T(4) * u[1] - u[0]) * h;
+      xxx = (u[3] - T(3) * u[2] + T(3) * u[1] - u[0]) * i6;
+      break;
+    case -2:  // cells -2, -1, 0, 1
+      x = (T(33) * u[2] - T(63) * u[1] + T(11) * u[0] + T(19) * u[3]) * i60;
+      xx = (u[1] - T(2) * u[2] + u[3]) * h;
+      xxx = (-T(3) * u[2] + T(3) * u[1] - u[0] + u[3]) * i6;
+      break;
+    case -1:  // cells -1, 0, 1, 2
+      x = (-T(33) * u[1] - T(19) * u[0] + T(63) * u[2] - T(11) * u[3]) * i60;
+      xx = (u[0] - T(2) * u[1] + u[2]) * h;
+      xxx = (T(3) * u[1] - u[0] - T(3) * u[2] + u[3]) * i6;
+      break;
+    default:  // cells 0, 1, 2, 3
+      x = (-T(109) * u[0] + T(177) * u[1] - T(87) * u[2] + T(19) * u[3]) * i60;
+      xx = (T(2) * u[0] - T(5) * u[1] + T(4) * u[2] - u[3]) * h;
+      xxx = (-u[0] + T(3) * u[1] - T(3) * u[2] + u[3]) * i6;
+      break;
+  }
+}
+
+// IS of a cubic in local units: integral over the cell of (u')^2 + (u'')^2 + (u''')^2.
+template <class T>
+FLUXVIEW_HD T cubic_smoothness(T x, T xx, T xxx) {
+  const T a = x + T(0.1) * xxx;
+  return a * a + T(13) / T(3) * xx * xx + T(781) / T(20) * xxx * xxx;
+}
+
+// Fourth order: u[0..6] are the averages of cells i-3 .. i+3.
+template <class T>
+FLUXVIEW_HD LineModes<T> weno4_line_modes(const T u[7]) {
+  T x[4], xx[4], xxx[4], is[4];
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    cubic_candidate(u + k, k - 3, x[k], xx[k], xxx[k]);
+    is[k] = cubic_smoothness(x[k], xx[k], xxx[k]);
+  }
+  const T is_min = fv_min(fv_min(is[0], is[1]), fv_min(is[2], is[3]));
+  const T eps = weno_eps(is[0] + is[1] + is[2] + is[3]);
+  const T lam = T(kWenoCentralWeight);
+  T w[4], sum = 0;
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    w[k] = (k == 1 || k == 2 ? lam : T(1)) * weno_relative_weight(is[k], is_min, eps);
+    sum += w[k];
+  }
+  const T inv = T(1) / sum;
+  LineModes<T> m;
+  m.x = m.xx = m.xxx = 0;
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    m.x += w[k] * x[k];
+    m.xx += w[k] * xx[k];
+    m.xxx += w[k] * xxx[k];
+  }
+  m.x *= inv;
+  m.xx *= inv;
+  m.xxx *= inv;
+  m.smooth = (w[1] + w[2]) * inv * (T(2) * lam + T(2)) / (T(2) * lam);
+  return m;
+}
+
+// The switch of the cross modes from the smoothness of the lines along both of their
+// axes: 1 (cross modes kept) where the centred candidates kept at least half their
+// linear weight, 0 below a quarter, linear in between. It is exactly 1 on smooth, resolved
+// data and on polynomials of the design degree, so it costs no accuracy there.
+template <class T>
+FLUXVIEW_HD T cross_mode_switch(T smooth) {
+  return fv_min(T(1), fv_max(T(0), T(4) * smooth - T(1)));
+}
+
+// WENO-Z at fifth order: the value at the face i+1/2 seen from cell i, from the averages
+// u[0..4] of cells i-2 .. i+2 (the value at i-1/2 seen from cell i is the same function
+// of the mirrored stencil u[4..0]).
+template <class T>
+FLUXVIEW_HD T wenoz5_face(const T u[5]) {
+  const T q0 = (T(2) * u[0] - T(7) * u[1] + T(11) * u[2]) / T(6);
+  const T q1 = (-u[1] + T(5) * u[2] + T(2) * u[3]) / T(6);
+  const T q2 = (T(2) * u[2] + T(5) * u[3] - u[4]) / T(6);
+  const T c13 = T(13) / T(12), q = T(0.25);
+  const T a0 = u[0] - T(2) * u[1] + u[2], b0 = u[0] - T(4) * u[1] + T(3) * u[2];
+  const T a1 = u[1] - T(2) * u[2] + u[3], b1 = u[1] - u[3];
+  const T a2 = u[2] - T(2) * u[3] + u[4], b2 = T(3) * u[2] - T(4) * u[3] + u[4];
+  const T be0 = c13 * a0 * a0 + q * b0 * b0;
+  const T be1 = c13 * a1 * a1 + q * b1 * b1;
+  const T be2 = c13 * a2 * a2 + q * b2 * b2;
+  const T sum = be0 + be1 + be2;
+  if (!(sum > T(0))) return q1 * T(0.6) + q0 * T(0.1) + q2 * T(0.3);  // linear data
+  // Indicators relative to their sum: the weights do not depend on the variable's units.
+  const T inv = T(1) / sum, eps = T(1e-10);
+  const T tau = fv_abs(be0 - be2) * inv;
+  const T r0 = tau / (be0 * inv + eps), r1 = tau / (be1 * inv + eps), r2 = tau / (be2 * inv + eps);
+  const T w0 = T(0.1) * (T(1) + r0 * r0), w1 = T(0.6) * (T(1) + r1 * r1),
+          w2 = T(0.3) * (T(1) + r2 * r2);
+  return (w0 * q0 + w1 * q1 + w2 * q2) / (w0 + w1 + w2);
+}
+
+}  // namespace fluxview::fv
