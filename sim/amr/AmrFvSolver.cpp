@@ -85,10 +85,17 @@ class AmrFvSolver final : public Solver, public Hierarchy {
           "fv.mesh = amr runs on one MPI rank in this version (ghost blocks are "
           "not yet exchanged between ranks), not on " +
           std::to_string(parallel::size()) + "; run it without mpirun, or with fv.mesh = uniform");
+    // The blocks advance with the second-order stage (PLM or constant, TVD RK2); the
+    // higher-order schemes of the uniform grid are not yet written for blocks.
+    if (fv::stage_path(fv_) != fv::StagePath::plm_faces || fv_.time != fv::TimeStepper::rk2)
+      throw ConfigError("fv.mesh = amr runs the second-order scheme in this version, not " +
+                        fv::scheme_name(fv_) +
+                        "; allowed: fv.reconstruction = plm (primitive variables) or constant with "
+                        "fv.time = rk2, or fv.mesh = uniform for the higher orders");
     where_ = backend_ == BackendKind::cuda ? Location::device : Location::host;
     MeshShape shape;
     shape.block = cfg_.block;
-    shape.ghost = fv::kGhost;
+    shape.ghost = fv::ghost_width(fv_.reconstruction);
     shape.max_level = cfg_.max_level;
     for (int a = 0; a < 3; ++a) {
       top_[a] = fv_.grid.n[a];

@@ -94,6 +94,17 @@ class MeshSelectingSolver final : public Solver {
   void load_state(const SolverState& s) override {
     inner_->load_state(s);
   }
+  // Steering goes to the mesh's solver: the uniform one has tools and live keys, the
+  // adaptive one refuses them (Solver's defaults) until it has its own.
+  void set_live(const std::string& key, const ParamValue& value) override {
+    inner_->set_live(key, value);
+  }
+  std::vector<ToolSpec> tools() const override {
+    return inner_ ? inner_->tools() : std::vector<ToolSpec>{};
+  }
+  ToolReport apply_tool(const ToolCall& call) override {
+    return inner_->apply_tool(call);
+  }
   std::vector<std::pair<std::string, std::string>> run_facts() const override {
     return inner_->run_facts();
   }

@@ -137,16 +137,24 @@ std::vector<ParamSpec> fv_params() {
   // kept: each pressure scales by (gamma'-1)/(gamma-1)), and boundaries other than periodic
   // ones (FvSteering.cpp refuses a change of periodicity).
   std::vector<LiveRule> rules = {
-      live_key("fv.gamma"), live_key("fv.cfl"),
+      live_key("fv.gamma"),
+      live_key("fv.cfl"),
       // The scheme's ghost width and state registers are allocated at Reset.
       fixed_key("fv.reconstruction", "the ghost layers its stencil needs are allocated at Reset"),
       fixed_key("fv.time", "the state registers of the time stepper are allocated at Reset"),
       fixed_key("fv.variables", "the scheme is set at Reset"),
       fixed_key("fv.allow_scheme_change", "read once, when a checkpoint is loaded"),
-      fixed_key("fv.time_passes", "the pass timers are set up at Reset"), live_key("fv.theta"),
-      live_key("fv.riemann"), live_key("fv.rho_floor"), live_key("fv.p_floor"),
+      fixed_key("fv.time_passes", "the pass timers are set up at Reset"),
+      live_key("fv.theta"),
+      live_key("fv.riemann"),
+      live_key("fv.rho_floor"),
+      live_key("fv.p_floor"),
       live_key("fv.cuda_tile"),
-      fixed_key("fv.tracer", "the number of conserved fields is set at Reset"), live_key("fv.bc*")};
+      fixed_key("fv.tracer", "the number of conserved fields is set at Reset"),
+      live_key("fv.bc*"),
+      fixed_key("fv.mesh", "the mesh (uniform or adaptive) is built at Reset"),
+      fixed_key("fv.amr.*", "the adaptive mesh's blocks and levels are laid out at Reset"),
+  };
   // The initial condition's keys, each named: a key added to fv later must say whether it
   // is live (mark_live refuses a key no rule names).
   for (const char* k : {"fv.init", "fv.ambient_*", "fv.ux", "fv.uy", "fv.uz", "fv.axis",

@@ -148,7 +148,7 @@ ToolReport FvSolver<T>::apply_tool(const ToolCall& call) {
                           "; allowed: obstacles with fv.reconstruction = plm or constant and "
                           "fv.time = rk2 (the stage that honours them is second order)");
     if (!solid) {
-      solid_ = Field<T>(layout().n, kGhost, where());
+      solid_ = Field<T>(layout().n, ghost_, where());
       solid = solid_.data();
     }
     const PaintSums s = paint({PaintKind::make_solid});
@@ -214,7 +214,7 @@ void FvSolver<T>::load_solids(const SolverState& st) {
   solid_cells_ = 0;
   for (const StateArray& a : st.arrays) {
     if (a.name != kSolidArray) continue;
-    solid_ = Field<T>(layout().n, kGhost, where());
+    solid_ = Field<T>(layout().n, ghost_, where());
     scatter_interior(a.values, solid_.data(), layout(), where());
     const FieldStats s = field_stats(solid_.view(kSolidArray, "", Centering::cell));
     solid_cells_ = std::int64_t(std::llround(parallel::allreduce_sum(s.sum)));

@@ -66,7 +66,11 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"MaxLevelTooDeepForTheMemory",
                 "fv/sedov-amr --set grid.n=32 --set fv.amr.block=8 --set fv.amr.max_level=4 "
                 "--set fv.amr.max_blocks=200",
-                "fv.amr.max_level = 4: the initial condition refines to at least"}),
+                "fv.amr.max_level = 4: the initial condition refines to at least"},
+        // The blocks advance with the second-order stage only.
+        Refusal{"HigherOrderSchemeOnTheAdaptiveMesh",
+                "fv/sod-amr --set fv.reconstruction=weno3 --set fv.time=ssprk3",
+                "fv.mesh = amr runs the second-order scheme in this version, not weno3"}),
     [](const ::testing::TestParamInfo<Refusal>& info) { return info.param.name; });
 
 TEST(AmrCli, TheGuardNamesTheBlockItsLevelAndTheCellOfAStateThatIsNotFinite) {
