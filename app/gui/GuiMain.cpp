@@ -17,6 +17,7 @@
 namespace fluxview::app {
 
 bool gui_available(std::string* why_not) {
+  // The display the user's session names (user-facing, docs/gui.md "Starting it").
   if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY")) {
     if (why_not) *why_not = "no display: DISPLAY and WAYLAND_DISPLAY are unset";
     return false;
@@ -58,6 +59,7 @@ int gui_command(const GuiOptions& o) {
       o.view_file.empty() ? std::nullopt : std::optional(read_view_file(o.view_file));
   GuiApp app(sc, backend, precision);
   if (view) app.set_view(*view);
+  app.set_upload_path(render::parse_upload_path(o.upload_path));  // checked by the command line
   return app.run(o.exit_after_frames, o.screenshot);
 }
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "insitu/snapshot/AtomicFile.hpp"
+#include "fileio/Folders.hpp"
 #include "render/GlResources.hpp"
 #include "render/Image.hpp"
 

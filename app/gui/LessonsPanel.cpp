@@ -1,0 +1,45 @@
+#include "app/gui/LessonsPanel.hpp"
+
+#include <imgui.h>
+
+#include <exception>
+#include <string>
+
+#include "app/gui/Lessons.hpp"
+#include "app/gui/Tooltips.hpp"
+#include "sim/core/Scenario.hpp"
+
+namespace fluxview::app {
+
+namespace {
+
+bool is_builtin(const std::string& name) {
+  for (const auto& b : builtin_scenarios())
+    if (b.name == name) return true;
+  return false;
+}
+
+}  // namespace
+
+void LessonsPanel::draw(PanelContext& c) {
+  ImGui::TextWrapped(
+      "Ready-made runs for a class: each loads a scenario sized for a laptop, resets and "
+      "chooses the view. Press space to start.");
+  for (const Lesson& l : lessons()) {
+    if (!is_builtin(l.scenario)) continue;
+    if (ImGui::Button(l.label, ImVec2(-1, 0))) {
+      try {
+        c.session.choose_scenario(l.scenario, l.overrides);
+        c.session.reset();
+        c.view = render::ViewSettings{};
+        c.view.mode = l.mode;
+        c.needs_upload = true;
+      } catch (const std::exception& e) {
+        c.session.message = std::string(l.label) + ": " + e.what();
+      }
+    }
+    help_marker(std::string(l.scenario) + "\n" + l.text);
+  }
+}
+
+}  // namespace fluxview::app
