@@ -100,12 +100,6 @@ class SliceTexture {
   std::vector<unsigned char> staging_;  // host copy of a device slice (host path)
 };
 
-// The path an update takes for `requested`: as asked, except that `automatic` for a
-// device field follows FLUXVIEW_SLICE_PATH where it is set (auto, shared, map or host;
-// shared and map then fail loudly where they cannot be had, so that timings compare
-// the path named). Throws std::invalid_argument for any other value of the variable.
-UploadPath resolve_upload_path(UploadPath requested, const FieldView& v);
-
 // Copies a slice of any field to floats on the host (u fastest); from the device only
 // the slice crosses the bus.
 void copy_slice_to_host(const FieldView& v, SliceSpec slice, float* out);
