@@ -215,10 +215,10 @@ UploadPath SliceTexture::device_path(const FieldView& v, SliceSpec s, UploadPath
 }
 
 void SliceTexture::update(const FieldView& v, SliceSpec s, UploadPath path) {
-  const bool strict = path == UploadPath::interop || path == UploadPath::shared;
-  if (strict && v.where != Location::device)
-    throw std::runtime_error(std::string(upload_path_name(path)) + " asked for a host field (" +
-                             v.name + ")");
+  // A pinned path is for device fields (docs/gui.md): a host field (a CPU run) has only
+  // the host's way, whatever --upload-path says, and is not an error.
+  const bool strict =
+      v.where == Location::device && (path == UploadPath::interop || path == UploadPath::shared);
   switch (device_path(v, s, path)) {
     case UploadPath::shared: {
       void* memory = begin_shared_write();

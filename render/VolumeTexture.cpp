@@ -179,10 +179,10 @@ bool VolumeTexture::ensure_registered() {
 }
 
 void VolumeTexture::update(const FieldView& v, UploadPath path, bool host_into_buffer) {
-  const bool strict = path == UploadPath::interop || path == UploadPath::shared;
-  if (strict && v.where != Location::device)
-    throw std::runtime_error(std::string(upload_path_name(path)) + " asked for a host field (" +
-                             v.name + ")");
+  // A pinned path is for device fields (docs/gui.md): a host field (a CPU run) has only
+  // the host's way, whatever --upload-path says, and is not an error.
+  const bool strict =
+      v.where == Location::device && (path == UploadPath::interop || path == UploadPath::shared);
   ensure_size(v.layout.n);
   if (v.where == Location::device && path != UploadPath::host) {
     const std::size_t raw_bytes = brick_bytes();
