@@ -1,7 +1,11 @@
 #include "app/CatalystOutput.hpp"
 
 #include <algorithm>
+#include <map>
 #include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/core/ConfigError.hpp"
 

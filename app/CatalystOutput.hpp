@@ -5,6 +5,7 @@
 // dropped. run.json records what ran and what it cost.
 #include <cstdint>
 #include <filesystem>
+#include <iosfwd>
 #include <memory>
 
 #include "app/RunOptions.hpp"

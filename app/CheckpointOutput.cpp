@@ -1,6 +1,8 @@
 #include "app/CheckpointOutput.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <system_error>
 #include <utility>
 

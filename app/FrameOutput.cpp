@@ -1,8 +1,11 @@
 #include "app/FrameOutput.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <utility>
 
 #include "sim/core/ConfigError.hpp"
 

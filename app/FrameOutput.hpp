@@ -3,6 +3,8 @@
 // --render-view, --view-file, --movie, --render-size): a PNG every N steps, the movie's
 // frames, and at the end a frame of the final state and the finished movie.
 #include <cstdint>
+#include <filesystem>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>

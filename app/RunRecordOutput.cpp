@@ -1,5 +1,7 @@
 #include "app/RunRecordOutput.hpp"
 
+#include <string>
+#include <type_traits>
 #include <utility>
 
 #include "insitu/EveryRank.hpp"

@@ -1,5 +1,6 @@
 #include "app/RunSetup.hpp"
 
+#include <functional>
 #include <iostream>
 #include <string>
 #include <vector>

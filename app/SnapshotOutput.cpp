@@ -1,9 +1,14 @@
 #include "app/SnapshotOutput.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <fstream>
+#include <functional>
 #include <iostream>
+#include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <utility>
 
 #include "insitu/EveryRank.hpp"

@@ -2,6 +2,7 @@
 // Snapshots of a headless run: every field as VTK ImageData in the output folder, listed in
 // series.pvd, and with each the family's own files (SolverFamily::write_output_files, e.g.
 // fd's spectra). The diagnostics run.json records are taken at each snapshot.
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <string>

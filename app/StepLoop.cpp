@@ -6,6 +6,8 @@
 #include <csignal>
 #include <exception>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "app/RunOptions.hpp"

@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
+#include <cstddef>
+#include <vector>
 
 #include <algorithm>
 #include <filesystem>

@@ -1,6 +1,9 @@
 #include "app/gui/DiagnosticsPanel.hpp"
 
 #include <imgui.h>
+#include <map>
+#include <type_traits>
+#include <vector>
 
 #include <algorithm>
 #include <cmath>

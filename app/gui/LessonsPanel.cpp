@@ -1,6 +1,7 @@
 #include "app/gui/LessonsPanel.hpp"
 
 #include <imgui.h>
+#include <vector>
 
 #include <exception>
 #include <string>

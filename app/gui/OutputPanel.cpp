@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
+#include <map>
+#include <vector>
 
 #include <exception>
 #include <fstream>

@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
+#include <vector>
 
 #include <cstdint>
 #include <exception>

@@ -1,6 +1,10 @@
 #include "app/gui/RunPanel.hpp"
 
 #include <imgui.h>
+#include <array>
+#include <functional>
+#include <string_view>
+#include <vector>
 
 #include <cstdint>
 #include <exception>

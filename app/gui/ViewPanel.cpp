@@ -1,6 +1,9 @@
 #include "app/gui/ViewPanel.hpp"
 
 #include <imgui.h>
+#include <array>
+#include <memory>
+#include <vector>
 
 #include <cfloat>
 #include <string>

@@ -5,6 +5,11 @@
 #include "insitu/checkpoint/Checkpoint.hpp"
 
 #include <hdf5.h>
+#include <exception>
+#include <map>
+#include <memory>
+#include <string_view>
+#include <variant>
 
 #include <algorithm>
 #include <cstdint>

@@ -7,6 +7,8 @@
 #include <optional>
 #include <stdexcept>
 #include <system_error>
+#include <type_traits>
+#include <utility>
 
 #include "insitu/checkpoint/Checkpoint.hpp"
 #include "sim/core/Parallel.hpp"
