@@ -2,6 +2,11 @@
 // with the input before the first byte is written; then the outputs asked for are made
 // (RunOutput.hpp), their folders locked, and the step loop (StepLoop.hpp) drives them.
 #include <unistd.h>
+#include <algorithm>
+#include <array>
+#include <map>
+#include <optional>
+#include <string_view>
 
 #include <filesystem>
 #include <iostream>

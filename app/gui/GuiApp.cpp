@@ -4,8 +4,14 @@
 #include "app/gui/GuiApp.hpp"
 
 #include <epoxy/gl.h>
+#include <array>
+#include <cstddef>
 #include <exception>
+#include <functional>
+#include <mutex>
+#include <optional>
 #include <ratio>
+#include <utility>
 // GLFW after epoxy: epoxy provides the GL declarations.
 #include <GLFW/glfw3.h>
 #include <imgui.h>
