@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <system_error>
 #include <utility>
 
@@ -12,10 +13,12 @@
 namespace fluxview::app {
 
 CheckpointOutput::CheckpointOutput(std::filesystem::path dir, std::string option,
-                                   const Scenario& scenario, std::int64_t every, std::int64_t keep)
+                                   const Scenario& scenario, std::int64_t every, std::int64_t keep,
+                                   const Steerer* steerer)
     : dir_(std::move(dir)),
       option_(std::move(option)),
       scenario_(scenario),
+      steerer_(steerer),
       every_(every),
       keep_(std::size_t(keep)) {}
 
@@ -36,7 +39,8 @@ void CheckpointOutput::write(Solver& solver, RunMoment, const RunState&) {
   std::snprintf(name, sizeof name, "checkpoint_%06lld.h5", static_cast<long long>(solver.step()));
   const auto path = dir_ / name;
   if (!written_.empty() && written_.back() == path) return;
-  on_every_rank([&] { write_checkpoint(path, scenario_, solver); });
+  const std::string journal = steerer_ ? steerer_->record().to_lines() : std::string();
+  on_every_rank([&] { write_checkpoint(path, scenario_, solver, journal); });
   written_.push_back(path);
   while (written_.size() > keep_) {
     std::error_code ec;

@@ -12,14 +12,17 @@
 
 #include "app/RunOutput.hpp"
 #include "sim/core/Scenario.hpp"
+#include "sim/core/Steerer.hpp"
 
 namespace fluxview::app {
 
 class CheckpointOutput : public RunOutput {
  public:
   // `option`: what chose `dir` ("--checkpoint-dir", or "--output" for the output folder).
+  // `steerer`: a steered run's, whose record (the entries applied so far) each checkpoint
+  // carries, so that a restart goes on with what was set live; null when not steered.
   CheckpointOutput(std::filesystem::path dir, std::string option, const Scenario& scenario,
-                   std::int64_t every, std::int64_t keep);
+                   std::int64_t every, std::int64_t keep, const Steerer* steerer);
 
   std::vector<RunFolder> folders() const override;
   std::int64_t steps_to_next_write(std::int64_t step) const override;
@@ -31,6 +34,7 @@ class CheckpointOutput : public RunOutput {
   std::filesystem::path dir_;
   std::string option_;
   const Scenario& scenario_;
+  const Steerer* steerer_;
   std::int64_t every_;
   std::size_t keep_;
   std::vector<std::filesystem::path> written_;  // oldest first, each whole and read back

@@ -1,3 +1,7 @@
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
 #include "app/CommandLine.hpp"
 
 #include "app/BuildInfo.hpp"
@@ -84,6 +88,15 @@ CommandLineParser::CommandLineParser() {
                    "folder of the checkpoints (default: the output folder)");
   run_->add_option("--restart", r.restart,
                    "continue the run saved in this checkpoint (its scenario and precision)");
+  auto* steer = run_->add_option(
+      "--steer", r.steer,
+      "apply this steering file (TOML [[at]] tables or journal lines: at step N set KEY = "
+      "VALUE, at step N apply TOOL ARG = V ...)");
+  auto* replay = run_->add_option(
+      "--replay", r.replay,
+      "play again the journal of a steered run (its run.json, or the journal as lines); "
+      "ends bit-identical on the same backend and precision");
+  steer->excludes(replay);
   run_->add_flag("--headless", r.headless, "never open a window (runs are headless already)");
   run_->add_flag("--quiet", r.quiet, "print only where the output went");
   run_->add_option("--catalyst", r.catalyst_scripts,
@@ -134,6 +147,9 @@ CommandLineParser::CommandLineParser() {
   gui_->add_option("--screenshot", g.screenshot, "save the last frame to this PNG");
   gui_->add_option("--view-file", g.view_file, "start with this saved view (JSON)");
   add_upload_path_option(gui_, g.upload_path);
+  gui_->add_option("--steer", g.steer,
+                   "apply this steering file as the run goes (as `run --steer`); prints the "
+                   "session's journal at the end");
 }
 
 const CommandLine& CommandLineParser::parse(int argc, const char* const* argv) {

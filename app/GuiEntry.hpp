@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@ struct GuiOptions {
   std::string screenshot;              // saved after the last frame
   std::string view_file;               // a saved view to start with (JSON)
   std::string upload_path = "auto";    // how device fields reach GL: auto | shared | map | host
+  std::string steer;                   // a steering file applied as the run goes
 };
 
 // True where this build has the GUI and a display can be opened.

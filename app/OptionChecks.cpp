@@ -2,6 +2,8 @@
 // checked before a scenario is read or anything is written. Every count option says
 // what it refuses in the same words.
 #include <cmath>
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "app/RunOptions.hpp"

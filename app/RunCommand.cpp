@@ -19,6 +19,7 @@
 #include "app/CheckpointOutput.hpp"
 #include "app/Commands.hpp"
 #include "app/FrameOutput.hpp"
+#include "app/JournalOutput.hpp"
 #include "app/RunFolders.hpp"
 #include "app/RunProgress.hpp"
 #include "app/RunRecordOutput.hpp"
@@ -71,7 +72,7 @@ int run_command(const RunOptions& o) {
     outputs.push_back(std::make_unique<CheckpointOutput>(
         o.checkpoint_dir.empty() ? dir : std::filesystem::path(o.checkpoint_dir),
         o.checkpoint_dir.empty() ? "--output" : "--checkpoint-dir", sc, o.checkpoint_every,
-        o.checkpoint_keep));
+        o.checkpoint_keep, setup.steerer ? &*setup.steerer : nullptr));
 
   // The folders: checked, made and locked (one run per folder) before anything is written.
   std::vector<RunFolder> folders{{dir, "--output"}};
@@ -84,6 +85,7 @@ int run_command(const RunOptions& o) {
       setup.restart ? earlier_snapshots(dir, sc, solver, quiet) : std::vector<SnapshotRecord>{});
   const SnapshotOutput& series = *snapshots;
   outputs.push_back(std::move(snapshots));
+  if (setup.steerer) outputs.push_back(std::make_unique<JournalOutput>(o, *setup.steerer));
   std::vector<const RunOutput*> described;
   for (const auto& out : outputs) described.push_back(out.get());
   outputs.push_back(std::make_unique<RunRecordOutput>(dir, sc, summary_at_start(o, setup),
@@ -110,18 +112,23 @@ int run_command(const RunOptions& o) {
   std::vector<RunOutput*> in_order;
   for (const auto& out : outputs) in_order.push_back(out.get());
   RunState run;
-  const int code = run_steps(
-      solver,
-      {.max_steps = setup.max_steps, .until = setup.end.until, .check_every = setup.check_every},
-      in_order, progress, run);
+  const int code = run_steps(solver,
+                             {.max_steps = setup.max_steps,
+                              .until = setup.end.until,
+                              .check_every = setup.check_every,
+                              .steerer = setup.steerer ? &*setup.steerer : nullptr},
+                             in_order, progress, run);
 
   if (!quiet) {
+    if (setup.steerer && setup.steerer->pending())
+      std::cerr << "fluxview: "
+                << setup.steerer->plan().entries.size() - setup.steerer->record().entries.size()
+                << " steering entries come after the run's end and were not applied\n";
     if (!run.message.empty() && code != kExitUnstable && code != kExitFailure)
       std::cerr << "fluxview: " << run.message << "\n";
     std::cerr << "fluxview: " << run.steps_run << " steps in " << run.wall_seconds << " s ("
-              << (run.wall_seconds > 0
-                      ? run.steps_run * double(solver.grid().cells()) / run.wall_seconds
-                      : 0)
+              << (run.wall_seconds > 0 ? run.steps_run * solver.cells_per_step() / run.wall_seconds
+                                       : 0)
               << " cell-updates/s)\n";
     for (const auto& out : outputs) out->report(std::cerr);
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <utility>
 
 #include "fileio/FileError.hpp"
 #include "fileio/Folders.hpp"
@@ -53,7 +54,10 @@ RunFolders::RunFolders(const std::vector<RunFolder>& folders, bool quiet) {
         return std::distance(a.first.begin(), a.first.end()) <
                std::distance(b.first.begin(), b.first.end());
       });
-      for (const auto& [dir, f] : order) {
+      for (const auto& entry : order) {
+        // Not a structured binding: clang before 16 cannot capture one in a lambda.
+        const fs::path& dir = entry.first;
+        const RunFolder* f = entry.second;
         if (std::any_of(locks_.begin(), locks_.end(),
                         [&](const auto& l) { return inside(dir, l->dir()); }))
           continue;

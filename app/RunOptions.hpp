@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -54,6 +55,10 @@ struct RunOptions {
   std::int64_t checkpoint_keep = 2;
   std::string checkpoint_dir;
   std::string restart;
+  // Steering (docs/gui.md): a hand-written journal to apply (--steer FILE, lines or TOML),
+  // or a steered run's journal to play again (--replay FILE: its run.json or a journal).
+  std::string steer;
+  std::string replay;
   // bench only
   std::optional<std::int64_t> bench_steps;
   std::int64_t warmup = 10;

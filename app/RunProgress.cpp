@@ -135,7 +135,7 @@ void RunProgress::announce_estimate(std::int64_t steps_run, double stepping_seco
   char b[256];
   std::snprintf(b, sizeof b,
                 "fluxview: estimated run time %s (%.3g steps/s, %.3g cell-updates/s)\n",
-                format_duration(total).c_str(), rate, rate * double(solver_.grid().cells()));
+                format_duration(total).c_str(), rate, rate * solver_.cells_per_step());
   std::cerr << b;
   if (solver_.backend() != BackendKind::cpu || total < kLongCpuRunSeconds) return;
   // The work grows with the cells, and for a run to a set time with the steps too (about

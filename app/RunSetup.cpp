@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/RunProgress.hpp"
+#include "app/RunSteering.hpp"
 #include "insitu/EveryRank.hpp"
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/Health.hpp"
@@ -140,6 +141,8 @@ RunSetup set_up_run(const RunOptions& o, bool quiet) {
                 << solver.step() << ", t = " << solver.time() << " s\n";
   }
   r.end = resolve_end(o, sc, solver);
+  // A steering file or a replay: read and checked against this run before any output.
+  r.steerer = make_run_steerer(o, sc, solver, r.restart ? r.restart->journal : std::string());
   r.max_steps = r.end.end_step - solver.step();
   r.snapshot_every = sc.params.get_int("run.every");
   r.check_every = sc.params.get_int("run.check_every");

@@ -11,6 +11,7 @@
 #include "insitu/checkpoint/Checkpoint.hpp"
 #include "sim/core/Scenario.hpp"
 #include "sim/core/Solver.hpp"
+#include "sim/core/Steerer.hpp"
 
 namespace fluxview::app {
 
@@ -27,6 +28,9 @@ struct RunSetup {
   std::optional<Checkpoint> restart;  // the checkpoint a restart continues (headers only)
   std::unique_ptr<Solver> solver;     // reset, and for a restart holding the checkpoint's state
   RunEnd end;
+  // --steer or --replay (or a steered run's checkpoint): its journal checked against the
+  // scenario and the solver before anything is written; empty when the run is not steered.
+  std::optional<Steerer> steerer;
   std::int64_t max_steps = 0;        // steps from where the run starts to end_step
   std::int64_t snapshot_every = 0;   // run.every
   std::int64_t check_every = 0;      // run.check_every

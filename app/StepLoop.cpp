@@ -87,6 +87,9 @@ int run_steps(Solver& solver, const StepPlan& plan, const std::vector<RunOutput*
     // run.json says running before anything of the state is read; the initial (or
     // restarted) state is checked before it is written.
     write_outputs(solver, RunMoment::opening, false, outputs, guard, run);
+    // Entries at the first step apply before it is written, as later ones do before the
+    // outputs of their step: a snapshot of step N shows what was done at step N.
+    if (plan.steerer) plan.steerer->apply_due(solver);
     guard.check();
     write_outputs(solver, RunMoment::start, false, outputs, guard, run);
     while (true) {
@@ -113,6 +116,7 @@ int run_steps(Solver& solver, const StepPlan& plan, const std::vector<RunOutput*
       std::int64_t n = to_time ? chunk : std::min(chunk, plan.max_steps - run.steps_run);
       n = std::min(n, steps_to_next(s, plan.check_every));
       for (const RunOutput* o : outputs) n = std::min(n, o->steps_to_next_write(s));
+      if (plan.steerer) n = std::min(n, plan.steerer->steps_to_next(solver));  // the next entry
       n = parallel::broadcast(n);  // chunk sizes follow the root's clock on every rank
       const auto c0 = Clock::now();
       const std::int64_t taken =
@@ -120,6 +124,7 @@ int run_steps(Solver& solver, const StepPlan& plan, const std::vector<RunOutput*
       solver.synchronize();
       run.steps_run += taken;
       if (taken == 0) break;
+      if (plan.steerer) plan.steerer->apply_due(solver);
       // Aim for chunks of about 0.2 s.
       const double dtc = seconds_since(c0);
       chunk = dtc < 0.1   ? std::min<std::int64_t>(chunk * 2, 1 << 20)

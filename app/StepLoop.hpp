@@ -10,6 +10,7 @@
 #include "app/RunOutput.hpp"
 #include "app/RunProgress.hpp"
 #include "sim/core/Solver.hpp"
+#include "sim/core/Steerer.hpp"
 
 namespace fluxview::app {
 
@@ -17,6 +18,9 @@ struct StepPlan {
   std::int64_t max_steps = 0;    // steps to take (when not run to a time)
   double until = 0;              // simulated time to run to (> 0), else by steps
   std::int64_t check_every = 0;  // extra guard checks (run.check_every); 0: none
+  // Steering (--steer, --replay): each entry applied at its step, before that step's
+  // outputs; the loop stops at every entry. Null: not steered.
+  Steerer* steerer = nullptr;
 };
 
 // SIGINT and SIGTERM end the run at its next step (after a checkpoint where checkpoints

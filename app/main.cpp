@@ -1,7 +1,9 @@
 // fluxview: GPU fluid and heat solvers, watched and steered while they run.
 // The command line (README.md, "Running"): list, run, bench, gui; no command opens the GUI where
 // a display exists and otherwise runs the default scenario headless.
+#include <exception>
 #include <iostream>
+#include <string>
 
 #include "app/CommandLine.hpp"
 #include "app/Commands.hpp"

@@ -1,6 +1,9 @@
 #include "fileio/AtomicFile.hpp"
 
 #include <unistd.h>
+#include <cstddef>
+#include <system_error>
+#include <utility>
 
 #include <cerrno>
 #include <exception>

@@ -3,6 +3,9 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <optional>
+#include <string>
+#include <system_error>
 
 #include <cerrno>
 

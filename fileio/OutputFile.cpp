@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <unistd.h>
+#include <string>
+#include <utility>
 
 #include <cerrno>
 

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "fileio/FileError.hpp"
 #include "sim/core/ConfigError.hpp"

@@ -2,6 +2,7 @@
 
 #include "render/RenderKernels.hpp"
 
+#include <cstddef>
 #include <stdexcept>
 
 namespace fluxview::render {

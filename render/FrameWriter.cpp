@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <exception>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>

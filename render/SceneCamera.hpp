@@ -1,6 +1,7 @@
 #pragma once
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "render/Mat4.hpp"
 #include "render/ViewSettings.hpp"

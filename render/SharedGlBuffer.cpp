@@ -1,6 +1,7 @@
 #include "render/SharedGlBuffer.hpp"
 
 #include <unistd.h>
+#include <exception>
 
 #include <cstdio>
 #include <cstring>

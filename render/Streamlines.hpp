@@ -1,5 +1,7 @@
 #pragma once
 #include <epoxy/gl.h>
+#include <array>
+#include <cstddef>
 
 #include <memory>
 #include <string>

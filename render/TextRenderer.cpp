@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <string_view>
+#include <utility>
 
 // Compiled from the headers Debian's libstb-dev ships, private to this file.
 #define STBTT_STATIC

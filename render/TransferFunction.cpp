@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 

@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <array>
 #include <nlohmann/json_fwd.hpp>
 #include <string>

@@ -1,7 +1,9 @@
 #include "render/VolumeRenderer.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstddef>
 #include <nlohmann/json.hpp>
 
 #include "render/TransferFunction.hpp"

@@ -1,5 +1,6 @@
 #pragma once
 #include <epoxy/gl.h>
+#include <vector>
 
 #include <memory>
 #include <string>

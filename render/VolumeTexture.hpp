@@ -1,5 +1,6 @@
 #pragma once
 #include <epoxy/gl.h>
+#include <cstddef>
 
 #include <array>
 #include <string>

@@ -12,7 +12,7 @@ packages=(
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg
   libglfw3-dev libepoxy-dev libimgui-dev libegl-dev libgl-dev
   libegl-mesa0 libgl1-mesa-dri libglx-mesa0 mesa-utils xvfb xauth
-  libopenmpi-dev openmpi-bin libhdf5-dev
+  libopenmpi-dev openmpi-bin libhdf5-dev libp4est-dev
   paraview-dev python3-paraview python3-numpy
   libclang-rt-14-dev libomp-14-dev zlib1g-dev
 )

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <string>
 
@@ -15,10 +16,32 @@
 
 namespace fluxview::app {
 
+namespace {
+
+// Vertical lines on the plot just drawn, at the samples where a steering change took effect.
+void change_markers(const Session& session, std::size_t samples) {
+  if (samples < 2) return;
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (const Session::Marker& m : session.markers) {
+    if (m.sample >= samples) continue;
+    const float x = lo.x + (hi.x - lo.x) * float(m.sample) / float(samples - 1);
+    draw->AddLine(ImVec2(x, lo.y), ImVec2(x, hi.y), IM_COL32(255, 200, 60, 200), 1.0f);
+  }
+}
+
+}  // namespace
+
 void DiagnosticsPanel::draw(PanelContext& c) {
   const Session& session = c.session;
-  ImGui::Text("%.0f fps (%.1f ms a frame, %.1f ms stepping)", c.times.fps, c.times.frame_ms,
-              session.last_step_ms);
+  // On the CPU a worker thread steps beside the drawing, in chunks of its own length: its
+  // time is not part of a frame's, and is not shown as if it were.
+  if (session.threaded())
+    ImGui::Text("%.0f fps (%.1f ms a frame); worker: %.1f ms a chunk", c.times.fps,
+                c.times.frame_ms, session.last_step_ms);
+  else
+    ImGui::Text("%.0f fps (%.1f ms a frame, of which %.1f ms stepping)", c.times.fps,
+                c.times.frame_ms, std::min(session.last_step_ms, c.times.frame_ms));
   ImGui::Text("%.4g steps/s   %.4g cell-updates/s", session.steps_per_second,
               session.cell_updates_per_second);
   // How slices reach their textures, and why not by the preferred path where they do not.
@@ -56,6 +79,7 @@ void DiagnosticsPanel::draw(PanelContext& c) {
                      overlay, *lo,
                      *hi + (*hi == *lo ? 1e-6f * std::max(1.0f, std::abs(*hi)) : 0.0f),
                      ImVec2(ImGui::GetContentRegionAvail().x, 48 * c.ui_scale));
+    change_markers(session, series.values.size());
     help_marker(name + ": last " + std::to_string(series.values.size()) +
                 " samples, about ten a second; from " + std::to_string(*lo) + " to " +
                 std::to_string(*hi));

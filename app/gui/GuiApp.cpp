@@ -29,6 +29,7 @@
 #include "app/gui/LessonsPanel.hpp"
 #include "app/gui/ParametersPanel.hpp"
 #include "app/gui/RunPanel.hpp"
+#include "app/gui/SteeringPanel.hpp"
 #include "app/gui/ViewPanel.hpp"
 #include "render/GlResources.hpp"
 #include "render/Image.hpp"
@@ -69,9 +70,12 @@ GuiApp::GuiApp(const Scenario& sc, BackendKind backend, Precision precision)
   renderer_ = std::make_unique<render::ViewRenderer>();
   auto output = std::make_unique<OutputPanel>();
   auto catalyst = std::make_unique<CatalystPanel>();
+  auto steering = std::make_unique<SteeringPanel>();
   output_ = output.get();
   catalyst_ = catalyst.get();
+  steering_ = steering.get();
   panels_.push_back(std::make_unique<RunPanel>());
+  panels_.push_back(std::move(steering));
   panels_.push_back(std::make_unique<LessonsPanel>());
   panels_.push_back(std::make_unique<ParametersPanel>());
   panels_.push_back(std::make_unique<ViewPanel>());
@@ -156,6 +160,7 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
     if (fbw - scene_x > 16)
       renderer_->draw(view_, int(scene_x), 0, fbw - int(scene_x), fbh, &title);
     probe_tooltip();
+    tool_in_view();
 
     ImGui::Render();
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -287,6 +292,14 @@ void GuiApp::probe_tooltip() {
   ImGui::Text("cell (%d, %d, %d)", p->cell[0], p->cell[1], p->cell[2]);
   ImGui::Text("x = %.4g, y = %.4g, z = %.4g m", p->position[0], p->position[1], p->position[2]);
   ImGui::EndTooltip();
+}
+
+void GuiApp::tool_in_view() {
+  int fbw = 0, fbh = 0, ww = 1, wh = 1;
+  glfwGetFramebufferSize(window_, &fbw, &fbh);
+  glfwGetWindowSize(window_, &ww, &wh);
+  PanelContext context = panel_context();
+  steering_->use_in_view(context, fbw / double(ww), fbh / double(wh), fbh);
 }
 
 PanelContext GuiApp::panel_context() {

@@ -8,6 +8,7 @@
 #include "app/gui/OutputPanel.hpp"
 #include "app/gui/Panel.hpp"
 #include "app/gui/Session.hpp"
+#include "app/gui/SteeringPanel.hpp"
 #include "render/SliceSpec.hpp"
 #include "render/ViewSettings.hpp"
 
@@ -19,10 +20,10 @@ class ViewRenderer;
 
 namespace fluxview::app {
 
-// The interactive window: a side bar of panels (Panel.hpp: run, lessons, parameters, view,
-// diagnostics, output, Catalyst) and the view of the field beside it. Stepping happens on
-// this thread within a time budget per frame (Session::frame_steps), so drawing and input
-// stay smooth whatever the grid size, as long as one step fits in the budget.
+// The interactive window: a side bar of panels (Panel.hpp: run, steering tools, lessons,
+// parameters, view, diagnostics, output, Catalyst) and the view of the field beside it. Stepping
+// happens on this thread within a time budget per frame (Session::frame_steps), so drawing and
+// input stay smooth whatever the grid size, as long as one step fits in the budget.
 class GuiApp {
  public:
   GuiApp(const Scenario& sc, BackendKind backend, Precision precision);
@@ -34,13 +35,17 @@ class GuiApp {
   void set_view(const render::ViewSettings& v) { view_ = v; }
   // How device fields reach GL (--upload-path; the Diagnostics panel changes it).
   void set_upload_path(render::UploadPath p) { upload_path_ = p; }
+  // Applies a steering file's entries as the run reaches their steps (Session::plan).
+  void steer_with(const Journal& j, const std::string& origin) { session_.plan(j, origin); }
+  const Journal& journal() const { return session_.journal(); }
 
  private:
   void side_bar();
   void handle_shortcuts();
   void handle_scene_mouse(float scene_x, float scene_w);
   void probe_tooltip();
-  void read_state();                              // owning Session::access: slices, range, profile
+  void tool_in_view();  // the Steering tools panel's tool, where the 2D view is clicked
+  void read_state();    // owning Session::access: slices, range, profile
   bool save_window_png(const std::string& path);  // false (and a message) on failure
   void reset_run();
   PanelContext panel_context();
@@ -52,8 +57,10 @@ class GuiApp {
   render::UploadPath upload_path_ = render::UploadPath::automatic;
   float ui_scale_ = 1.0f;
   float panel_width_ = 420.0f;
-  // The side bar, top to bottom; output_ and catalyst_ are also read by the frame loop.
+  // The side bar, top to bottom; output_, catalyst_ and steering_ are also used by the
+  // frame loop.
   OutputPanel* output_ = nullptr;
+  SteeringPanel* steering_ = nullptr;
   CatalystPanel* catalyst_ = nullptr;
   std::vector<std::unique_ptr<Panel>> panels_;
   FrameTimes times_;

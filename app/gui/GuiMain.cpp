@@ -1,6 +1,10 @@
 // gui_available() and gui_command() of app/GuiEntry.hpp in a build with GLFW and ImGui.
 #include <GLFW/glfw3.h>
+#include <exception>
+#include <initializer_list>
+#include <map>
 #include <string>
+#include <vector>
 
 #include <cstdlib>
 #include <fstream>
@@ -12,6 +16,7 @@
 #include "app/RunOptions.hpp"
 #include "app/gui/GuiApp.hpp"
 #include "sim/core/ConfigError.hpp"
+#include "sim/core/Journal.hpp"
 #include "sim/core/Scenario.hpp"
 
 namespace fluxview::app {
@@ -57,10 +62,19 @@ int gui_command(const GuiOptions& o) {
   const Precision precision = choose_precision(o.precision);
   const std::optional<render::ViewSettings> view =
       o.view_file.empty() ? std::nullopt : std::optional(read_view_file(o.view_file));
+  const std::optional<Journal> steering =
+      o.steer.empty() ? std::nullopt : std::optional(read_journal_file(o.steer));
   GuiApp app(sc, backend, precision);
   if (view) app.set_view(*view);
   app.set_upload_path(render::parse_upload_path(o.upload_path));  // checked by the command line
-  return app.run(o.exit_after_frames, o.screenshot);
+  if (steering) app.steer_with(*steering, "--steer " + o.steer);
+  const int code = app.run(o.exit_after_frames, o.screenshot);
+  // What was applied, for a script to compare with `fluxview run --steer` of the same file.
+  if (steering)
+    std::cout << "fluxview: journal of this session (" << app.journal().entries.size()
+              << " entries):\n"
+              << app.journal().to_lines();
+  return code;
 }
 
 }  // namespace fluxview::app

@@ -3,6 +3,7 @@
 #include <imgui.h>
 #include <vector>
 
+#include <cstddef>
 #include <exception>
 #include <string>
 
@@ -35,11 +36,20 @@ void LessonsPanel::draw(PanelContext& c) {
         c.view = render::ViewSettings{};
         c.view.mode = l.mode;
         c.needs_upload = true;
+        shown_ = int(&l - lessons().data());
       } catch (const std::exception& e) {
         c.session.message = std::string(l.label) + ": " + e.what();
       }
     }
     help_marker(std::string(l.scenario) + "\n" + l.text);
+  }
+  // The lesson of the preset loaded last, and what to try with the steering tools.
+  if (shown_ >= 0 && shown_ < int(lessons().size()) &&
+      c.session.scenario().name == lessons()[std::size_t(shown_)].scenario) {
+    const Lesson& l = lessons()[std::size_t(shown_)];
+    ImGui::Separator();
+    ImGui::TextWrapped("%s", l.text);
+    ImGui::TextWrapped("%s", l.action);
   }
 }
 

@@ -13,8 +13,9 @@ namespace fluxview::app {
 
 void ParametersPanel::draw(PanelContext& c) {
   ImGui::TextWrapped(
-      "Edits apply on Reset. Hover a name for its meaning, unit and range; * marks a changed "
-      "value.");
+      "Keys marked ~ are live: an edit takes effect at the next step and is recorded in the "
+      "journal. The others apply on Reset (hover one for why). * marks a value changed from "
+      "the run's.");
   ParamSet& ps = c.session.pending.params;
   const ParamSet& active = c.session.scenario().params;
   std::string group;
@@ -30,7 +31,10 @@ void ParametersPanel::draw(PanelContext& c) {
     if (!open) continue;
     const bool changed = active.has(spec.key) &&
                          format_value(active.get(spec.key)) != format_value(ps.get(spec.key));
-    const std::string label = spec.key.substr(prefix.size() + 1) + (changed ? " *" : "") +
+    const bool live = spec.live && c.session.pending.name == c.session.scenario().name &&
+                      c.session.pending.solver == c.session.scenario().solver;
+    const std::string label = spec.key.substr(prefix.size() + 1) + (live ? " ~" : "") +
+                              (changed ? " *" : "") +
                               (spec.unit.empty() ? "" : " [" + spec.unit + "]") + "##" + spec.key;
     try {
       switch (spec.type) {
@@ -71,6 +75,18 @@ void ParametersPanel::draw(PanelContext& c) {
         }
       }
       help_marker(tooltip_of(spec));
+      // A live key edited: into the running solver now (the run's value stays when it is
+      // refused).
+      if (live && active.has(spec.key) &&
+          format_value(active.get(spec.key)) != format_value(ps.get(spec.key))) {
+        const ParamValue was = active.get(spec.key);
+        try {
+          c.session.set_live(spec.key, ps.get(spec.key));
+        } catch (const std::exception& e) {
+          ps.assign(spec.key, was, "GUI");
+          throw;
+        }
+      }
     } catch (const std::exception& e) {
       error_ = e.what();
     }

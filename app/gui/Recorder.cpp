@@ -1,6 +1,7 @@
 #include "app/gui/Recorder.hpp"
 
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 
 #include "fileio/Folders.hpp"

@@ -6,7 +6,10 @@
 #include <string_view>
 #include <vector>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <string>
 
@@ -15,6 +18,39 @@
 #include "sim/core/Scenario.hpp"
 
 namespace fluxview::app {
+
+namespace {
+
+// The pace and the scenario's end (docs/gui.md, steering a running simulation).
+void pace_controls(Session& session) {
+  // The pace: simulated seconds a second of wall time, on a logarithmic slider about the
+  // run's dt (a tenth of a step to ten thousand steps a second).
+  bool fastest = session.pace <= 0;
+  if (ImGui::Checkbox("as fast as possible", &fastest))
+    session.set_pace(fastest ? 0.0 : std::max(session.status.dt, 1e-300) * 60);
+  help_marker(
+      "Off: the run goes at the pace below, in simulated seconds a second of wall time, so a "
+      "shock tube or a hot spot unfolds at a speed a class can follow. Whole steps are taken, "
+      "so a paced run steps exactly as an unpaced one.");
+  if (!fastest) {
+    const double dt = std::max(session.status.dt, 1e-300);
+    float steps_per_second = float(session.pace / dt);
+    char shown[64];
+    std::snprintf(shown, sizeof shown, "%.3g sim s / s", session.pace);
+    if (ImGui::SliderFloat("pace", &steps_per_second, 0.1f, 10000.0f, shown,
+                           ImGuiSliderFlags_Logarithmic))
+      session.set_pace(double(steps_per_second) * dt);
+    help_marker("about " + std::to_string(int(std::lround(session.pace / dt))) +
+                " steps a second at the present dt");
+  }
+  ImGui::Checkbox("pause at the scenario's end", &session.stop_at_end);
+  const ParamSet& p = session.scenario().params;
+  const double until = p.get_real("run.until");
+  help_marker(until > 0 ? "run.until = " + format_value(until) + " s"
+                        : "run.steps = " + std::to_string(p.get_int("run.steps")));
+}
+
+}  // namespace
 
 void RunPanel::draw(PanelContext& c) {
   Session& session = c.session;
@@ -75,6 +111,7 @@ void RunPanel::draw(PanelContext& c) {
     ImGui::SliderInt("steps per frame", &session.steps_per_frame, 1, 1000, "%d",
                      ImGuiSliderFlags_Logarithmic);
   }
+  pace_controls(session);
   Solver& s = session.solver();  // grid, backend, precision: fixed until a reset
   ImGui::Text("step %lld   t = %.6g s   dt = %.3g s", static_cast<long long>(session.status.step),
               session.status.time, session.status.dt);

@@ -1,6 +1,7 @@
 #include "app/gui/ScenePanel.hpp"
 
 #include <imgui.h>
+#include <cstddef>
 
 #include <algorithm>
 #include <array>

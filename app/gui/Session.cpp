@@ -1,11 +1,16 @@
 #include "app/gui/Session.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <ratio>
+#include <string>
+#include <thread>
+#include <type_traits>
 #include <utility>
 
 #include "fileio/Folders.hpp"
@@ -44,8 +49,89 @@ void Session::choose_scenario(const std::string& name, const std::vector<std::st
 }
 
 void Session::set_running(bool on) {
+  if (on && !running_) {
+    // The pace counts from now: a pause is not caught up afterwards.
+    pace_t0_ = Clock::now();
+    pace_time0_ = status.time;
+  }
   running_ = on;
   wake_.notify_all();
+}
+
+void Session::set_pace(double sim_seconds_per_second) {
+  auto lock = access(-1);
+  pace = std::max(0.0, sim_seconds_per_second);
+  pace_t0_ = Clock::now();
+  pace_time0_ = solver_->time();
+  release(lock);
+}
+
+std::int64_t Session::allowed_steps(std::int64_t wanted) {
+  paced_ahead_ = false;
+  std::int64_t n = wanted;
+  if (stop_at_end && !end_reached_ && active_.params.get_real("run.until") <= 0)
+    n = std::min(n, active_.params.get_int("run.steps") - solver_->step());
+  if (pace > 0) {
+    // Whole steps while the simulated time is behind the wall clock's: at least one
+    // whenever it is behind, so a dt longer than a frame's worth still advances.
+    const double target = pace_time0_ + pace * ms_since(pace_t0_) / 1e3;
+    const double behind = target - solver_->time();
+    const double dt = solver_->dt();
+    const double steps = behind <= 0 ? 0.0 : dt > 0 ? std::ceil(behind / dt) : 1.0;
+    if (steps < double(n)) n = std::int64_t(steps);
+    if (n == 0 && steps == 0) paced_ahead_ = true;
+  }
+  n = std::min(n, steerer_.steps_to_next(*solver_));  // stop at a planned entry
+  return std::max<std::int64_t>(n, 0);
+}
+
+void Session::plan(const Journal& j, const std::string& origin) {
+  auto lock = access(-1);
+  try {
+    steerer_ = Steerer(
+        check_journal(j, active_.params, find_family(active_.solver), solver_->tools(), origin));
+  } catch (...) {
+    release(lock);
+    throw;
+  }
+  release(lock);
+}
+
+void Session::mark(const std::string& what) {
+  std::size_t samples = 0;
+  for (const auto& [name, series] : history) samples = std::max(samples, series.values.size());
+  markers.push_back({samples, solver_->step(), what});
+}
+
+void Session::set_live(const std::string& key, const ParamValue& value) {
+  auto lock = access(-1);
+  try {
+    steerer_.set_now(*solver_, key, value);
+  } catch (...) {
+    release(lock);
+    throw;
+  }
+  active_.params.assign(key, value, "live");
+  pending.params.assign(key, value, "live");
+  mark(key + " = " + format_value(value));
+  sync_locked();
+  release(lock);
+}
+
+ToolReport Session::apply_tool(const ToolCall& call) {
+  auto lock = access(-1);
+  ToolReport r;
+  try {
+    r = steerer_.apply_now(*solver_, call);
+  } catch (...) {
+    release(lock);
+    throw;
+  }
+  mark(r.summary.empty() ? call.tool : r.summary);
+  sample_diagnostics(true);
+  sync_locked();
+  release(lock);
+  return r;
 }
 
 std::unique_lock<std::timed_mutex> Session::access(double wait_ms) {
@@ -68,13 +154,18 @@ void Session::release(std::unique_lock<std::timed_mutex>& lock) {
 void Session::sync_locked() {
   if (!solver_) return;  // the first reset
   status = {solver_->step(), solver_->time(), solver_->dt()};
+  for (const auto& m : planned_marks_) {
+    mark(m.second);
+    markers.back().step = m.first;
+  }
+  planned_marks_.clear();
   if (!worker_message_.empty()) {
     message = worker_message_;
     worker_message_.clear();
   }
   if (threaded()) {
     steps_per_second = running_ ? worker_rate_ : 0;
-    cell_updates_per_second = steps_per_second * double(solver_->grid().cells());
+    cell_updates_per_second = steps_per_second * solver_->cells_per_step();
     last_step_ms = running_ ? worker_chunk_ms_ : 0;
   }
 }
@@ -88,6 +179,12 @@ void Session::reset() {
   running_ = false;
   solver_ = std::move(fresh);
   active_ = pending;
+  steerer_ = Steerer();
+  markers.clear();
+  planned_marks_.clear();
+  end_reached_ = false;
+  pace_t0_ = Clock::now();
+  pace_time0_ = 0;
   chunk_ = 1;
   steps_unreported_ = 0;
   worker_rate_ = worker_chunk_ms_ = 0;
@@ -102,6 +199,22 @@ void Session::reset() {
   release(lock);
 }
 
+bool Session::apply_planned() {
+  const std::size_t before = steerer_.record().entries.size();
+  try {
+    steerer_.apply_due(*solver_);
+  } catch (const SteeringError& e) {
+    running_ = false;
+    worker_message_ = e.what();
+    return false;
+  }
+  // The markers reach `markers` in sync_locked(), on the GUI thread that draws them.
+  for (std::size_t i = before; i < steerer_.record().entries.size(); ++i)
+    planned_marks_.push_back(
+        {steerer_.record().entries[i].step, journal_line(steerer_.record().entries[i])});
+  return true;
+}
+
 std::int64_t Session::advance_chunk(double target_ms) {
   if (solver_->finished()) {
     running_ = false;
@@ -110,11 +223,33 @@ std::int64_t Session::advance_chunk(double target_ms) {
   }
   const auto c0 = Clock::now();
   std::int64_t taken = 0;
+  const double until = active_.params.get_real("run.until");
+  const bool to_end = stop_at_end && !end_reached_;
+  const auto at_end = [&] {
+    return until > 0 ? solver_->time() >= until * (1 - 1e-12)
+                     : solver_->step() >= active_.params.get_int("run.steps");
+  };
+  // Planned entries of this step first, those of the end's step too (as `fluxview run`).
+  if (!apply_planned()) return 0;
+  if (to_end && at_end()) {
+    // The scenario's end: pause and say so; Run goes on past it.
+    running_ = false;
+    end_reached_ = true;
+    worker_message_ = until > 0
+                          ? "paused at the scenario's end, run.until = " + format_value(until) +
+                                " s (press Run to go on past it)"
+                          : "paused at the scenario's end, run.steps = " +
+                                std::to_string(active_.params.get_int("run.steps")) +
+                                " (press Run to go on past it)";
+    return 0;
+  }
+  const std::int64_t n = allowed_steps(chunk_);
+  if (n == 0) return 0;  // the pace is ahead: nothing this time
   try {
     const std::int64_t before = solver_->step();
-    solver_->advance(chunk_);
+    // To run.until the last step is shortened to land on it, as `fluxview run` does.
+    taken = to_end && until > 0 ? solver_->advance_until(until, n) : (solver_->advance(n), n);
     solver_->synchronize();
-    taken = chunk_;
     // The instability guard of headless runs: whenever the chunk passed a multiple of
     // run.check_every, the state is checked where it lives; a hit pauses the run.
     const std::int64_t every = active_.params.get_int("run.check_every");
@@ -152,6 +287,8 @@ void Session::worker_loop() {
     while (running_ && !reader_waiting_ && ms_since(c0) < kWorkerChunkMs)
       if (advance_chunk(kWorkerChunkMs) == 0) break;
     worker_chunk_ms_ = ms_since(c0);
+    // Ahead of the pace: wait a little (releasing the state) rather than spin.
+    if (paced_ahead_) wake_.wait_for(lock, std::chrono::milliseconds(2), [this] { return quit_; });
   }
 }
 
@@ -160,9 +297,12 @@ std::int64_t Session::step_once() {
   const bool was = running_;
   running_ = false;
   const std::int64_t keep = chunk_;
+  const double keep_pace = pace;
   chunk_ = 1;
+  pace = 0;  // a step asked for is taken, whatever the pace
   const std::int64_t n = advance_chunk(1e9);
   chunk_ = keep;
+  pace = keep_pace;
   running_ = was && worker_message_.empty();
   sync_locked();
   release(lock);
@@ -190,7 +330,7 @@ std::int64_t Session::frame_steps() {
   taken = steps_unreported_.exchange(0);
   last_step_ms = running_ ? ms_since(t0) : 0;
   steps_per_second = running_ ? worker_rate_ : 0;
-  cell_updates_per_second = steps_per_second * double(solver_->grid().cells());
+  cell_updates_per_second = steps_per_second * solver_->cells_per_step();
   sync_locked();
   release(lock);
   return taken;
@@ -199,6 +339,12 @@ std::int64_t Session::frame_steps() {
 void Session::sample_diagnostics(bool force) {
   if (!force && ms_since(last_sample_) < 100) return;
   last_sample_ = Clock::now();
+  // The series are full together: their oldest samples go, and the markers move with them.
+  const bool full = !history.empty() && history.begin()->second.values.size() >= kHistory;
+  if (full) {
+    std::erase_if(markers, [](const Marker& m) { return m.sample == 0; });
+    for (Marker& m : markers) --m.sample;
+  }
   for (const Diagnostic& d : solver_->diagnostics()) {
     Series& s = history[d.name];
     s.unit = d.unit;

@@ -2,17 +2,20 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "insitu/snapshot/SnapshotSeries.hpp"
 #include "sim/core/Scenario.hpp"
 #include "sim/core/Solver.hpp"
+#include "sim/core/Steerer.hpp"
 
 namespace fluxview::app {
 
@@ -51,6 +54,14 @@ class Session {
   // the run and sets `message`.
   std::int64_t frame_steps();
   std::int64_t step_once();
+  // The scenario's end (run.until, else run.steps): a run pauses there, landing on
+  // run.until exactly, and says so in `message`; Run goes on past it. Off: runs on.
+  bool stop_at_end = true;
+  // Pace: simulated seconds a second of wall time (0: as fast as possible), so that a
+  // shock tube or a hot spot unfolds at a speed a class can follow. Whole steps are
+  // taken (never a shortened one), so a paced run steps exactly as an unpaced one.
+  double pace = 0;
+  void set_pace(double sim_seconds_per_second);
   bool threaded() const { return solver_->backend() == BackendKind::cpu; }
 
   // Exclusive use of the state while the returned lock owns it: the worker pauses after
@@ -83,6 +94,27 @@ class Session {
   std::map<std::string, Series> history;
   void sample_diagnostics(bool force = false);
 
+  // --- steering (docs/gui.md): live changes and tool strokes, each applied at once
+  // between steps (waiting for the worker's chunk) and recorded with its step. Throw
+  // SteeringError (nothing changed, nothing recorded) when the solver refuses. ---
+  void set_live(const std::string& key, const ParamValue& value);
+  // A steering file's entries, applied as the run reaches their steps (`fluxview gui
+  // --steer FILE`): checked against the run first (ConfigError naming `origin` and the
+  // entry); an entry the solver refuses later pauses the run with its message. Kept
+  // until the next reset.
+  void plan(const Journal& j, const std::string& origin);
+  ToolReport apply_tool(const ToolCall& call);
+  // Everything applied since the last reset, as `fluxview run --replay` plays it.
+  const Journal& journal() const { return steerer_.record(); }
+  // Where the time series show a change: the index in each history series of the first
+  // sample after it (kept in step with the samples as old ones are dropped), and what.
+  struct Marker {
+    std::size_t sample = 0;
+    std::int64_t step = 0;
+    std::string what;
+  };
+  std::vector<Marker> markers;
+
   // --- output (owning access) ---
   // Writes a snapshot of every field to DIR (series.pvd + .vti); returns the file.
   std::string write_snapshot(const std::string& dir);
@@ -92,9 +124,22 @@ class Session {
   std::int64_t advance_chunk(double target_ms);  // under the lock; updates rates
   void worker_loop();
   void sync_locked();
+  // Steps the next chunk may take: up to the scenario's end and the pace. 0 with
+  // `end_reached_` set at the end, 0 with paced_ahead_ while the pace is ahead.
+  std::int64_t allowed_steps(std::int64_t wanted);
+  void mark(const std::string& what);  // under the lock
+  // Applies the planned entries due now; false (the run paused, `message` set) when the
+  // solver refuses one.
+  bool apply_planned();
 
   Scenario active_;
   std::unique_ptr<Solver> solver_;
+  Steerer steerer_;
+  std::vector<std::pair<std::int64_t, std::string>> planned_marks_;  // step, what
+  bool end_reached_ = false;  // paused at the end once; Run then goes on past it
+  std::atomic<bool> paced_ahead_{false};
+  Clock::time_point pace_t0_ = Clock::now();
+  double pace_time0_ = 0;  // simulated time at pace_t0_
   std::int64_t chunk_ = 1;
   std::unique_ptr<SnapshotSeries> series_;
   std::string series_dir_;

@@ -18,6 +18,8 @@ std::string tooltip_of(const ParamSpec& s) {
   std::string t = s.key + "\n" + s.description;
   if (!s.unit.empty()) t += "\nunit: " + s.unit;
   t += "\nallowed: " + s.allowed() + "\ndefault: " + format_value(s.default_value);
+  t += s.live ? "\nlive: takes effect at the next step"
+              : "\nfixed while the run goes: " + s.fixed_because;
   return t;
 }
 

@@ -1,6 +1,11 @@
 #include "app/gui/TransferFunctionEditor.hpp"
 
 #include <imgui.h>
+#include <array>
+#include <cstddef>
+#include <iterator>
+#include <memory>
+#include <vector>
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,10 @@
 // The state goes to the pipelines as one vtkImageData on the channel "input": whole
 // extent = the global grid (this rank's piece of it under MPI), one cell (or point, for
 // point-centred grids) array per field named as in snapshots, the simulation time and step in the
-// data description.
+// data description. A solver on the adaptive mesh offers, besides its resampled grid on
+// "input", its hierarchy as a vtkOverlappingAMR on the channel "amr" (the datasets of its
+// .vthb snapshots: leaves and ancestors, covered cells blanked by VTK), built only at steps
+// a pipeline asks for it.
 //
 // Why the host fields are (mostly) copied: a solver's field has ghost layers and rows
 // padded to 128 bytes, so its interior is not one contiguous run of memory, and VTK's
@@ -22,6 +25,8 @@
 #include "insitu/catalyst/CatalystAdaptor.hpp"
 
 #include <mpi.h>
+#include <vtkAMRBox.h>
+#include <vtkAMRUtilities.h>
 #include <vtkCPDataDescription.h>
 #include <vtkCPInputDataDescription.h>
 #include <vtkCPProcessor.h>
@@ -35,9 +40,13 @@
 #include <vtkNew.h>
 #include <vtkObjectFactory.h>
 #include <vtkOutputWindow.h>
+#include <vtkOverlappingAMR.h>
 #include <vtkPointData.h>
 #include <vtkPythonInterpreter.h>
 #include <vtkSmartPointer.h>
+#include <vtkStructuredData.h>
+#include <vtkUniformGrid.h>
+#include <algorithm>
 #include <array>
 #include <system_error>
 #include <utility>
@@ -53,6 +62,8 @@
 #include <sstream>
 
 #include "insitu/catalyst/FieldCopy.hpp"
+#include "insitu/snapshot/AmrPieces.hpp"
+#include "sim/amr/AmrHierarchy.hpp"
 #include "sim/core/Parallel.hpp"
 
 namespace fluxview {
@@ -202,10 +213,12 @@ struct CatalystAdaptor::Impl {
   CatalystStats stats;
   vtkNew<vtkImageData> image;
   std::map<std::string, FieldArray> arrays;
+  vtkSmartPointer<vtkOverlappingAMR> amr;  // the channel "amr" (adaptive mesh only)
   std::string published_fields;
 
   void load(const std::string& path);
   void fill(const FieldView& v, std::array<int, 3> n, FieldArray& fa);
+  void fill_amr(const amr::Hierarchy& h, const std::vector<std::string>& names, bool device);
   void report(std::size_t i, std::int64_t step, const std::string& what,
               const std::string& traceback);
 };
@@ -347,6 +360,68 @@ void CatalystAdaptor::Impl::fill(const FieldView& v, std::array<int, 3> n, Field
   fa.array->Modified();
 }
 
+// The hierarchy with the fields `names` as cell data, rebuilt at every step a pipeline asks
+// for it (the blocks change with every regrid).
+void CatalystAdaptor::Impl::fill_amr(const amr::Hierarchy& h, const std::vector<std::string>& names,
+                                     bool device) {
+  const AmrVtkGeometry g = amr_vtk_geometry(h);
+  const std::vector<AmrPiece> pieces = amr_vtk_pieces(h, names, g);
+  int levels = 1;
+  for (const AmrPiece& p : pieces) levels = std::max(levels, p.level + 1);
+  std::vector<int> per_level(std::size_t(levels), 0);
+  for (const AmrPiece& p : pieces) ++per_level[std::size_t(p.level)];
+  int description = VTK_XYZ_GRID;
+  if (!g.shown(2)) description = VTK_XY_PLANE;
+  if (!g.shown(1)) description = VTK_XZ_PLANE;
+  if (!g.shown(0)) description = VTK_YZ_PLANE;
+  amr = vtkSmartPointer<vtkOverlappingAMR>::New();
+  amr->Initialize(levels, per_level.data());
+  const double zero[3] = {0, 0, 0};
+  amr->SetOrigin(zero);
+  amr->SetGridDescription(description);
+  for (int l = 0; l < levels; ++l) {
+    const double spacing[3] = {g.spacing(0, l), g.spacing(1, l), g.spacing(2, l)};
+    amr->SetSpacing(unsigned(l), spacing);
+    amr->SetRefinementRatio(unsigned(l), 2);
+  }
+  std::vector<int> next(std::size_t(levels), 0);
+  std::uint64_t bytes = 0;
+  for (const AmrPiece& p : pieces) {
+    double origin[3], spacing[3];
+    int dims[3];
+    for (int a = 0; a < 3; ++a) {
+      spacing[a] = g.spacing(a, p.level);
+      origin[a] = g.origin(a, p.level, p.idx);
+      dims[a] = g.shown(a) ? g.cells(a, p.level) + 1 : 1;
+    }
+    auto grid = vtkSmartPointer<vtkUniformGrid>::New();
+    grid->SetOrigin(origin);
+    grid->SetSpacing(spacing);
+    grid->SetDimensions(dims);
+    for (std::size_t f = 0; f < names.size(); ++f) {
+      const HostArray& v = p.values[f];
+      vtkSmartPointer<vtkDataArray> array;
+      if (v.precision == Precision::f64)
+        array = vtkSmartPointer<vtkDoubleArray>::New();
+      else
+        array = vtkSmartPointer<vtkFloatArray>::New();
+      array->SetName(names[f].c_str());
+      array->SetNumberOfComponents(1);
+      array->SetNumberOfTuples(v.count());
+      std::memcpy(array->GetVoidPointer(0), v.bytes.data(), v.bytes.size());
+      bytes += v.bytes.size();
+      grid->GetCellData()->AddArray(array);
+      if (f == 0) grid->GetCellData()->SetActiveScalars(names[f].c_str());
+    }
+    const vtkAMRBox box(origin, dims, spacing, zero, description);
+    const int index = next[std::size_t(p.level)]++;
+    amr->SetAMRBox(unsigned(p.level), unsigned(index), box);
+    amr->SetDataSet(unsigned(p.level), unsigned(index), grid);
+  }
+  vtkAMRUtilities::BlankCells(amr);
+  (device ? stats.bytes_device_to_host : stats.bytes_host_gathered) += bytes;
+}
+
 void CatalystAdaptor::execute(const Solver& solver, bool force) {
   Impl& m = *impl_;
   const std::int64_t step = solver.step();
@@ -379,13 +454,16 @@ void CatalystAdaptor::execute(const Solver& solver, bool force) {
   }
 
   // 1. Which pipelines run now, and which fields they need.
+  const amr::Hierarchy* hierarchy = amr::hierarchy_of(solver);
   std::vector<std::pair<std::size_t, vtkSmartPointer<vtkCPDataDescription>>> running;
-  std::set<std::string> needed;
+  std::set<std::string> needed, needed_amr;
+  bool any_amr = false;
   for (std::size_t i = 0; i < m.pipelines.size(); ++i) {
     CatalystScriptStatus& st = m.status[i];
     if (!st.enabled || st.failed) continue;
     auto dd = vtkSmartPointer<vtkCPDataDescription>::New();
     dd->AddInput("input");
+    if (hierarchy) dd->AddInput("amr");
     dd->SetTimeData(solver.time(), step);
     dd->SetForceOutput(force);
     m.output->start();
@@ -397,9 +475,16 @@ void CatalystAdaptor::execute(const Solver& solver, bool force) {
     }
     vtkCPInputDataDescription* idd = dd->GetInputDescriptionByName("input");
     if (!text.empty() && !m.output->quiet) std::cerr << text << std::flush;
-    if (!asks || !idd || !idd->GetIfGridIsNecessary()) continue;
-    for (const auto& f : fields)
-      if (idd->IsFieldNeeded(f.name.c_str(), association)) needed.insert(f.name);
+    vtkCPInputDataDescription* amr_idd = hierarchy ? dd->GetInputDescriptionByName("amr") : nullptr;
+    const bool wants_grid = idd && idd->GetIfGridIsNecessary();
+    const bool wants_amr = amr_idd && amr_idd->GetIfGridIsNecessary();
+    if (!asks || !(wants_grid || wants_amr)) continue;
+    any_amr = any_amr || wants_amr;
+    for (const auto& f : fields) {
+      if (wants_grid && idd->IsFieldNeeded(f.name.c_str(), association)) needed.insert(f.name);
+      if (wants_amr && amr_idd->IsFieldNeeded(f.name.c_str(), vtkDataObject::CELL))
+        needed_amr.insert(f.name);
+    }
     running.emplace_back(i, dd);
   }
   m.stats.seconds_request += seconds_since(t0);
@@ -438,6 +523,12 @@ void CatalystAdaptor::execute(const Solver& solver, bool force) {
     }
   }
   m.image->Modified();
+  if (hierarchy && any_amr) {
+    std::vector<std::string> names;
+    for (const auto& f : fields)
+      if (needed_amr.count(f.name)) names.push_back(f.name);
+    m.fill_amr(*hierarchy, names, solver.backend() == BackendKind::cuda);
+  }
   m.stats.seconds_transfer += seconds_since(t1);
 
   // The run's field names in the solver's order (first = the one to show), for scripts:
@@ -457,6 +548,8 @@ void CatalystAdaptor::execute(const Solver& solver, bool force) {
     vtkCPInputDataDescription* idd = dd->GetInputDescriptionByName("input");
     idd->SetGrid(m.image);
     idd->SetWholeExtent(whole);
+    vtkCPInputDataDescription* amr_idd = hierarchy ? dd->GetInputDescriptionByName("amr") : nullptr;
+    if (amr_idd) amr_idd->SetGrid(m.amr);
     const auto ts = Clock::now();
     m.output->start();
     const int ok = m.pipelines[i]->CoProcess(dd);
@@ -466,6 +559,7 @@ void CatalystAdaptor::execute(const Solver& solver, bool force) {
     st.last_step = step;
     ++st.runs;
     idd->SetGrid(nullptr);
+    if (amr_idd) amr_idd->SetGrid(nullptr);
     if (!ok || has_traceback(text))
       m.report(i, step, "while executing", text);
     else if (!text.empty() && !m.output->quiet)

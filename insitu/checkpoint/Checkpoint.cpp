@@ -83,8 +83,9 @@ Checkpoint open_checkpoint_here(const std::filesystem::path& logical) {
 }  // namespace
 
 void write_checkpoint(const std::filesystem::path& path, const Scenario& scenario,
-                      const Solver& solver) {
+                      const Solver& solver, const std::string& journal) {
   Checkpoint c;
+  c.journal = journal;
   c.solver = scenario.solver;
   c.scenario = scenario.name;
   c.description = scenario.description;

@@ -36,6 +36,10 @@ struct Checkpoint {
   std::string parameters_json;
   std::string backend;
   std::string precision;
+  // A steered run's journal (sim/core/Journal.hpp, as lines) up to the checkpoint's step,
+  // so that a restart goes on with the parameters it had set; "" for a run not steered
+  // (and in checkpoints written before steering existed).
+  std::string journal;
   // Filled by read_checkpoint / read_checkpoint_state; open_checkpoint leaves the arrays
   // empty (their names are in array_names).
   SolverState state;
@@ -52,8 +56,9 @@ std::filesystem::path checkpoint_piece_path(const std::filesystem::path& path);
 // as it was and throws a FileError naming PATH and the operating system's error.
 // Collective under MPI (every rank writes its piece; none replaces an older file unless
 // all were written, and every rank throws the first failure).
+// `journal`: Checkpoint::journal.
 void write_checkpoint(const std::filesystem::path& path, const Scenario& scenario,
-                      const Solver& solver);
+                      const Solver& solver, const std::string& journal = "");
 
 // Finds the pieces of the checkpoint PATH (PATH itself, or PATH.rankRRRRofSSSS.h5 as
 // written on S ranks) and reads and cross-checks every piece's header, not its arrays:

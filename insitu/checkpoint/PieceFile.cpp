@@ -21,6 +21,8 @@ Crc32 header_crc(const Checkpoint& c, const CheckpointPiece& p) {
   for (const std::string* s :
        {&c.solver, &c.scenario, &c.parameters_json, &c.backend, &c.precision, &c.state.extra})
     crc.add(s->data(), s->size());
+  // Only a steered run's journal is summed, so that earlier checkpoints still check.
+  if (!c.journal.empty()) crc.add(c.journal.data(), c.journal.size());
   crc.add(&c.state.time, sizeof c.state.time);
   crc.add(&c.state.step, sizeof c.state.step);
   if (p.version >= 2) {
@@ -53,6 +55,7 @@ CheckpointPiece read_piece_header(const PieceFile& f, Checkpoint& c) {
   c.backend = read_string_attr(file, "backend");
   c.precision = read_string_attr(file, "precision");
   c.state.extra = read_string_attr(file, "extra_state");
+  c.journal = H5Aexists(file, "journal") > 0 ? read_string_attr(file, "journal") : "";
   c.state.time = read_scalar_attr<double>(file, "time", H5T_NATIVE_DOUBLE);
   c.state.step = read_scalar_attr<std::int64_t>(file, "step", H5T_NATIVE_INT64);
   p.crc = read_scalar_attr<std::uint32_t>(file, "crc32", H5T_NATIVE_UINT32);
@@ -127,6 +130,7 @@ std::string header_difference(const Checkpoint& a, const Checkpoint& b) {
   if (a.backend != b.backend) return "backend (" + b.backend + " vs " + a.backend + ")";
   if (a.precision != b.precision) return "precision (" + b.precision + " vs " + a.precision + ")";
   if (a.state.extra != b.state.extra) return "extra solver state";
+  if (a.journal != b.journal) return "journal";
   if (a.array_names != b.array_names) return "list of arrays";
   return "";
 }
@@ -154,6 +158,7 @@ void write_piece_file(const std::filesystem::path& file, const std::filesystem::
     write_string_attr(w, h5, "backend", c.backend);
     write_string_attr(w, h5, "precision", c.precision);
     write_string_attr(w, h5, "extra_state", c.state.extra);
+    if (!c.journal.empty()) write_string_attr(w, h5, "journal", c.journal);
     write_scalar_attr(w, h5, "time", H5T_NATIVE_DOUBLE, c.state.time);
     write_scalar_attr(w, h5, "step", H5T_NATIVE_INT64, c.state.step);
     write_scalar_attr(w, h5, "crc32", H5T_NATIVE_UINT32, piece.crc);

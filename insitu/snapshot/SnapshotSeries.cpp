@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <iomanip>
 #include <memory>
@@ -13,7 +14,9 @@
 #include "fileio/AtomicFile.hpp"
 #include "fileio/Folders.hpp"
 #include "insitu/EveryRank.hpp"
+#include "insitu/snapshot/AmrSnapshot.hpp"
 #include "insitu/snapshot/VtiWriter.hpp"
+#include "sim/amr/AmrHierarchy.hpp"
 #include "sim/core/Parallel.hpp"
 
 namespace fluxview {
@@ -24,7 +27,8 @@ SnapshotSeries::SnapshotSeries(std::filesystem::path dir, std::vector<SnapshotRe
 std::vector<SnapshotRecord> SnapshotSeries::read_series(const std::filesystem::path& dir) {
   std::ifstream in(dir / "series.pvd");
   std::vector<SnapshotRecord> out;
-  const std::regex entry(R"re(<DataSet timestep="([^"]*)"[^>]*file="(snapshot_(\d+)\.p?vti)")re");
+  const std::regex entry(
+      R"re(<DataSet timestep="([^"]*)"[^>]*file="(snapshot_(\d+)\.(p?vti|vthb))")re");
   for (std::string line; std::getline(in, line);) {
     std::smatch m;
     if (!std::regex_search(line, m, entry)) continue;
@@ -38,6 +42,17 @@ std::vector<SnapshotRecord> SnapshotSeries::read_series(const std::filesystem::p
 }
 
 void SnapshotSeries::write(const Solver& solver) {
+  // A solver on the adaptive mesh writes its blocks as a vtkOverlappingAMR (.vthb).
+  if (const amr::Hierarchy* h = amr::hierarchy_of(solver)) {
+    char amr_stem[64];
+    std::snprintf(amr_stem, sizeof amr_stem, "snapshot_%06lld",
+                  static_cast<long long>(solver.step()));
+    const std::string name = write_amr_snapshot(dir_, amr_stem, solver, *h, bytes_);
+    while (!records_.empty() && records_.back().step >= solver.step()) records_.pop_back();
+    records_.push_back({solver.step(), solver.time(), name});
+    on_every_rank([&] { write_pvd(); });
+    return;
+  }
   // Pieces of point data must share their boundary points for VTK to join them, so
   // under MPI a rank's piece takes the first ghost layer past each inner high face
   // (the neighbour's first points, fresh after every step).

@@ -40,12 +40,18 @@ void write_vti(const std::filesystem::path& path, const Grid& grid, double time,
   const bool points = grid.centering == Centering::point;
   const std::string extent =
       vtk_extent(grid, grid.offset, arrays.empty() ? grid.n : arrays.front().values.n);
+  write_image_data(path, extent, vtk_origin(grid), vtk_spacing(grid), points, time, arrays);
+}
+
+void write_image_data(const std::filesystem::path& path, const std::string& extent,
+                      const std::string& origin, const std::string& spacing, bool points,
+                      double time, const std::vector<NamedArray>& arrays) {
   write_file_atomic(path, [&](std::ostream& out) {
     out << "<?xml version=\"1.0\"?>\n"
         << "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" "
            "header_type=\"UInt64\">\n"
-        << "  <ImageData WholeExtent=\"" << extent << "\" Origin=\"" << vtk_origin(grid)
-        << "\" Spacing=\"" << vtk_spacing(grid) << "\">\n"
+        << "  <ImageData WholeExtent=\"" << extent << "\" Origin=\"" << origin << "\" Spacing=\""
+        << spacing << "\">\n"
         << "    <FieldData>\n"
         << "      <DataArray type=\"Float64\" Name=\"TIME\" NumberOfTuples=\"1\" format=\"ascii\">"
         << std::setprecision(17) << time << "</DataArray>\n"

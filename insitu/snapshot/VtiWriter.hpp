@@ -20,6 +20,11 @@ struct NamedArray {
 // the arrays' (this rank's piece under MPI) placed at grid.offset.
 void write_vti(const std::filesystem::path& path, const Grid& grid, double time,
                const std::vector<NamedArray>& arrays);
+// The same file with its geometry given as VTK attribute strings (extent "x0 x1 y0 y1 z0
+// z1" of points, origin, spacing): the pieces of an AMR snapshot (AmrSnapshot.cpp).
+void write_image_data(const std::filesystem::path& path, const std::string& extent,
+                      const std::string& origin, const std::string& spacing, bool point_data,
+                      double time, const std::vector<NamedArray>& arrays);
 
 // VTK extent strings ("x0 x1 y0 y1 z0 z1") of `n` cells at `offset`, and of the whole grid.
 std::string vtk_extent(const Grid& grid, std::array<int, 3> offset, std::array<int, 3> n);

@@ -1,13 +1,16 @@
-#include "sim/core/CommonConfig.hpp"
+#include <array>
 #include <cstdint>
+#include <string>
 #include <variant>
 #include <vector>
+#include "sim/core/CommonConfig.hpp"
 #include "sim/core/SolverFamily.hpp"
+#include "sim/core/Steering.hpp"
 
 namespace fluxview {
 
 std::vector<ParamSpec> common_params(int default_n, double default_length) {
-  return {
+  std::vector<ParamSpec> p = {
       int_param("grid.nx", default_n, "cells", 1, 16384, "cells (or points) along x"),
       int_param("grid.ny", default_n, "cells", 1, 16384, "cells (or points) along y"),
       int_param("grid.nz", default_n, "cells", 1, 16384, "cells (or points) along z"),
@@ -33,6 +36,15 @@ std::vector<ParamSpec> common_params(int default_n, double default_length) {
                    "MPI on the CUDA backend: update interior cells while the ghosts travel; "
                    "auto: the family's measured default (heat on, fd off; fv never overlaps)"),
   };
+  // None of these changes while a solver runs (Solver::set_live, docs/gui.md).
+  mark_live(p, {fixed_key("grid.*",
+                          "the grid's memory (and its split over MPI ranks) is laid out at Reset"),
+                fixed_key("run.ghosts", "the ghost exchange between ranks is set up at Reset"),
+                fixed_key("run.mpi_overlap", "the ghost exchange between ranks is set up at Reset"),
+                fixed_key("run.*",
+                          "the runner reads how long to run and how often to write when the run "
+                          "starts (the GUI pauses at run.until or run.steps)")});
+  return p;
 }
 
 GridConfig grid_config(const ParamSet& p) {

@@ -4,6 +4,9 @@
 // of few rows (a 1D problem, a list of ghost cells) is shared out along x instead.
 // Included by the CPU sources of the families and the core; never by a .cu file.
 #include <omp.h>
+#include <array>
+#include <cstddef>
+#include <cstdint>
 
 #include <vector>
 

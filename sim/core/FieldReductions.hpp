@@ -1,6 +1,8 @@
 #pragma once
 // The reductions of Reduce.hpp, written once over the execution space: sim/core/Reduce.cpp
 // instantiates them on the host, sim/core/cuda/Reduce.cu on the device. Private to those two.
+#include <array>
+#include <cmath>
 #include <cstdint>
 
 #include "sim/core/Exec.hpp"

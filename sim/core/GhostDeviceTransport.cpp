@@ -2,6 +2,10 @@
 // kernel into one device buffer, then either handed to a CUDA-aware MPI as device
 // pointers or staged through page-locked host buffers, and unpacked by a kernel. Also the
 // packing that the IPC transport shares (GhostDeviceSlabs.hpp).
+#include <array>
+#include <cstddef>
+#include <memory>
+
 #include "sim/core/GhostDeviceSlabs.hpp"
 #include "sim/core/GhostPack.hpp"
 

@@ -1,6 +1,7 @@
 #include "sim/core/GhostExchange.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>

@@ -1,6 +1,8 @@
 // Host fields: each slab is copied row by row into a contiguous buffer, sent through MPI,
 // and copied back row by row into the ghosts (GhostTransport.hpp).
+#include <array>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "sim/core/GhostTransport.hpp"

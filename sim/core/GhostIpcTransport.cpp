@@ -3,8 +3,11 @@
 // which it maps once through CUDA IPC; MPI carries two empty notes per slab. "ready" says
 // a slab is packed; "pulled" says it has been copied, so the sender may pack that axis
 // again (collected at the next exchange of the axis, by when it has long arrived).
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 
 #include "sim/core/GhostDeviceSlabs.hpp"
 

@@ -26,6 +26,11 @@ struct ParamSpec {
   double max = std::numeric_limits<double>::infinity();
   bool min_exclusive = false;
   std::vector<std::string> choices;  // for ParamType::choice
+  // Steering (sim/core/Steering.hpp): whether a running solver takes a new value at its
+  // next step (Solver::set_live); where it does not, `fixed_because` says why (the GUI
+  // shows it on hover). Each family marks its keys (its ...Family.cpp).
+  bool live = false;
+  std::string fixed_because;
 
   std::string allowed() const;  // "an integer in [1, 4096]", "one of hll, hllc", ...
 };

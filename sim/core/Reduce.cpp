@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <vector>
 
 #include "sim/core/ExecHost.hpp"
 #include "sim/core/FieldReductions.hpp"

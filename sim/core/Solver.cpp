@@ -32,4 +32,12 @@ void Solver::load_state(const SolverState&) {
   throw std::runtime_error("this solver cannot restart from checkpoints yet");
 }
 
+void Solver::set_live(const std::string& key, const ParamValue&) {
+  throw SteeringError(key + " cannot change while this solver runs: it takes no live changes");
+}
+
+ToolReport Solver::apply_tool(const ToolCall& call) {
+  throw SteeringError("tool " + call.tool + ": this solver has no tools");
+}
+
 }  // namespace fluxview

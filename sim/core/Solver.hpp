@@ -10,6 +10,7 @@
 #include "sim/core/FieldView.hpp"
 #include "sim/core/Grid.hpp"
 #include "sim/core/Parameter.hpp"
+#include "sim/core/Steering.hpp"
 #include "sim/core/Types.hpp"
 
 namespace fluxview {
@@ -88,6 +89,9 @@ class Solver {
   // Effective bytes a cell update moves in the roofline model of this solver's step
   // (for the heat solver, read T and write T: 2 * sizeof(real)).
   virtual double bytes_per_cell_update() const = 0;
+  // Cells one step updates, what cell-updates per second count: the grid's, or on the
+  // adaptive mesh the cells of its blocks now (which change with every regrid).
+  virtual double cells_per_step() const { return double(grid().cells()); }
   // Checkpointing: save_state() after any step, and load_state() after reset() with
   // the same parameters, continue bit-identically. Families that cannot say their
   // state keep these defaults, which refuse with a message. Under MPI both are called on
@@ -98,6 +102,16 @@ class Solver {
 
   // Extra facts for run.json (kernel variant, seed, stability number, ...).
   virtual std::vector<std::pair<std::string, std::string>> run_facts() const { return {}; }
+
+  // Steering (sim/core/Steering.hpp, docs/gui.md), between two steps: the next step sees
+  // the change. set_live gives a live parameter (ParamSpec::live) a new value, rebuilding
+  // what the solver derived from it (its typed config, dt, coefficients); apply_tool acts
+  // on the fields with one of tools() (its call resolved by resolve_tool_call). Both throw
+  // SteeringError, having changed nothing, for what the parameters or the state refuse.
+  // Under MPI both are collective. The defaults refuse.
+  virtual void set_live(const std::string& key, const ParamValue& value);
+  virtual std::vector<ToolSpec> tools() const { return {}; }
+  virtual ToolReport apply_tool(const ToolCall& call);
 
  protected:
   // One step of length h: dt(), or less for the last step before a target time. The

@@ -1,5 +1,11 @@
 // The fd family's host backend (the loops of FdLoops.hpp on the host), the choice of
 // backend for a run, and the names of the methods.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "sim/core/ExecHost.hpp"
 #include "sim/fd/FdLoops.hpp"
 

@@ -1,5 +1,6 @@
 // The fd family: its parameters (the only place their keys are spelled), the typed
 // configuration read from them, and the checks across them.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "sim/core/ConfigError.hpp"
+#include "sim/core/Steering.hpp"
 #include "sim/fd/FdConfig.hpp"
 #include "sim/fd/FdForcing.hpp"
 #include "sim/fd/FdSolver.hpp"
@@ -30,7 +32,7 @@ constexpr int kMinCells = 2 * kRadius;
 
 std::vector<ParamSpec> fd_params() {
   const double inf = INFINITY;
-  return {
+  std::vector<ParamSpec> p = {
       real_param("fd.cs", 1.0, "", 0, inf, "isothermal sound speed c_s", true),
       real_param("fd.nu", 5e-3, "", 0, inf, "kinematic viscosity nu", true),
       real_param("fd.rho0", 1.0, "", 0, inf, "background density rho_0", true),
@@ -63,6 +65,34 @@ std::vector<ParamSpec> fd_params() {
       bool_param("fd.spectrum", false,
                  "write the shell-averaged kinetic energy spectrum at each output"),
   };
+  // What may change while the run goes (Solver::set_live): the fluid (sound speed,
+  // viscosity), the step and the forcing (on or off, amplitude, shell).
+  mark_live(p, {live_key("fd.cs"),
+                live_key("fd.nu"),
+                fixed_key("fd.rho0", kInitialConditionReason),
+                live_key("fd.courant"),
+                live_key("fd.dt"),
+                fixed_key("fd.method",
+                          "the fields a method needs (the div u field of the two-pass ones) are "
+                          "allocated at Reset"),
+                fixed_key("fd.init", kInitialConditionReason),
+                fixed_key("fd.u0", kInitialConditionReason),
+                fixed_key("fd.k", kInitialConditionReason),
+                fixed_key("fd.u_ampl", kInitialConditionReason),
+                fixed_key("fd.r_shell", kInitialConditionReason),
+                fixed_key("fd.d_shell", kInitialConditionReason),
+                fixed_key("fd.shear_width", kInitialConditionReason),
+                fixed_key("fd.perturb", kInitialConditionReason),
+                live_key("fd.forcing"),
+                live_key("fd.f0"),
+                live_key("fd.kmin"),
+                live_key("fd.kmax"),
+                fixed_key("fd.seed",
+                          "the forcing's random generator is seeded at Reset and goes on from "
+                          "its state (checkpoints carry it), so a run can be replayed"),
+                fixed_key("fd.spectrum",
+                          "the runner decides what each output writes when the run starts")});
+  return p;
 }
 
 std::string fmt(double v) {

@@ -1,5 +1,6 @@
 #include "sim/fd/FdInitial.hpp"
 
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <vector>

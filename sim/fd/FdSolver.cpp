@@ -2,7 +2,9 @@
 // substep), the four 2N-storage registers and, for the two-pass method, the div u field,
 // all where its backend computes, with periodic ghost zones of width 3 filled before every
 // substep.
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 #include <optional>
 #include <sstream>
@@ -18,6 +20,7 @@
 #include "sim/fd/FdForcing.hpp"
 #include "sim/fd/FdInitial.hpp"
 #include "sim/fd/FdSolver.hpp"
+#include "sim/fd/FdSteering.hpp"
 #include "sim/fd/FdStep.hpp"
 
 namespace fluxview::fd {
@@ -32,6 +35,7 @@ class FdSolver final : public Solver {
   explicit FdSolver(BackendKind b) : kind_(b) {}
 
   void reset(const ParamSet& p) override {
+    params_ = p;
     config_ = parse_config(p);
     backend_ = make_backend<T>(kind_);
     const std::array<int, 3>& n = config_.grid.n;
@@ -74,6 +78,7 @@ class FdSolver final : public Solver {
     plan_overlap();
     fill_ghosts(state_);
     update_dt();
+    steering_.reset(kind_, grid_);
   }
 
   void synchronize() override {
@@ -197,6 +202,26 @@ class FdSolver final : public Solver {
     step_ = st.step;
     fill_ghosts(state_);
     update_dt();
+  }
+
+  // Steering (FdSteering.hpp): the forcing's shell and the time step follow a live change;
+  // after a stroke the ghosts are filled and the step worked out again.
+  void set_live(const std::string& key, const ParamValue& v) override {
+    const ParamSet p = live_change(params_, key, v, family().validate);
+    params_ = p;
+    config_ = parse_config(p);
+    const std::array<int, 3>& n = config_.grid.n;
+    shell_ = make_shell(config_.kmin, config_.kmax, {n[0] > 1, n[1] > 1, n[2] > 1});
+    forcing_ = config_.forcing && !shell_.k.empty();
+    update_dt();
+  }
+  std::vector<ToolSpec> tools() const override { return steering_.tools(config_); }
+  ToolReport apply_tool(const ToolCall& call) override {
+    T* f[kVars] = {state_[0].data(), state_[1].data(), state_[2].data(), state_[3].data()};
+    const ToolReport r = steering_.apply(call, f, state_[0].layout(), config_);
+    fill_ghosts(state_);
+    update_dt();
+    return r;
   }
 
  private:
@@ -365,7 +390,9 @@ class FdSolver final : public Solver {
   }
 
   BackendKind kind_;
+  ParamSet params_;
   FdConfig config_;
+  FdSteering<T> steering_;
   std::unique_ptr<FdBackend<T>> backend_;
   parallel::LocalBox box_;
   Grid grid_;

@@ -2,8 +2,11 @@
 // conserved interiors (what a step reads; ghosts are refilled), the clock and the
 // corrected-cell count. The next dt is recomputed from the state by the same formula the
 // last stage's reduction used, so a restart continues bit-identically.
+#include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "sim/fv/FvSolverImpl.hpp"
 
@@ -28,12 +31,14 @@ SolverState FvSolver<T>::save_state() const {
   // The run's total, not this rank's: a restart on another rank count puts it on rank 0
   // (load_state), so the diagnostic, a sum over ranks, carries on unchanged.
   st.extra = kCorrectedKey + std::to_string(parallel::allreduce_sum(std::int64_t(corrected())));
+  save_solids(st);  // the obstacles, if any, as one more array
   return st;
 }
 
 template <class T>
 void FvSolver<T>::load_state(const SolverState& st) {
-  if (int(st.arrays.size()) != nv_)
+  if (int(st.arrays.size()) != nv_ &&
+      !(int(st.arrays.size()) == nv_ + 1 && st.arrays.back().name == kSolidArray))
     throw std::runtime_error("fv checkpoint holds " + std::to_string(st.arrays.size()) +
                              " arrays but this run has " + std::to_string(nv_) +
                              " conserved fields (is fv.tracer the same?)");
@@ -47,6 +52,7 @@ void FvSolver<T>::load_state(const SolverState& st) {
   if (st.extra.rfind(kCorrectedKey, 0) == 0 && parallel::is_root())
     count = std::stoull(st.extra.substr(kCorrectedKey.size()));
   copy_bytes(counters_.data(), where(), &count, Location::host, sizeof count);
+  load_solids(st);
   time_ = st.time;
   step_ = st.step;
   fill_ghosts(fields_of(state_));

@@ -1,6 +1,7 @@
 // The fv family: parameters (every value of a scenario is one of these, and this is the
 // only place their keys are spelled), the typed configuration read from them, the checks
 // across parameters, and the factory.
+#include <array>
 #include <cmath>
 #include <functional>
 #include <initializer_list>
@@ -10,7 +11,10 @@
 #include <variant>
 #include <vector>
 
+#include "sim/amr/AmrParams.hpp"
+#include "sim/amr/MeshSelectingSolver.hpp"
 #include "sim/core/ConfigError.hpp"
+#include "sim/core/Steering.hpp"
 #include "sim/fv/FvConfig.hpp"
 #include "sim/fv/FvSolver.hpp"
 
@@ -97,6 +101,34 @@ std::vector<ParamSpec> fv_params() {
                  "KH: Gaussian width of the seed about each interface, fraction of ly", true),
   };
   p.insert(p.end(), more.begin(), more.end());
+  const std::vector<ParamSpec> amr = amr::amr_params();  // fv.mesh, fv.amr.*
+  p.insert(p.end(), amr.begin(), amr.end());
+  // What may change while the run goes (Solver::set_live): the scheme and its numbers
+  // (a state that passes one scheme's step is a state for any), gamma (the conserved state
+  // kept: each pressure scales by (gamma'-1)/(gamma-1)), and boundaries other than periodic
+  // ones (FvSteering.cpp refuses a change of periodicity).
+  std::vector<LiveRule> rules = {
+      live_key("fv.gamma"),
+      live_key("fv.cfl"),
+      live_key("fv.reconstruction"),
+      live_key("fv.theta"),
+      live_key("fv.riemann"),
+      live_key("fv.rho_floor"),
+      live_key("fv.p_floor"),
+      live_key("fv.cuda_tile"),
+      fixed_key("fv.tracer", "the number of conserved fields is set at Reset"),
+      live_key("fv.bc*")};
+  // The mesh (uniform or adaptive) and the adaptive mesh's settings are chosen when the
+  // solver is made (MeshSelectingSolver) and its hierarchy built.
+  rules.push_back(fixed_key("fv.mesh", "the mesh is chosen at Reset"));
+  rules.push_back(fixed_key("fv.amr.*", "the adaptive mesh is set up at Reset"));
+  // The initial condition's keys, each named: a key added to fv later must say whether it
+  // is live (mark_live refuses a key no rule names).
+  for (const char* k :
+       {"fv.init", "fv.ambient_*", "fv.ux", "fv.uy", "fv.uz", "fv.axis", "fv.interface",
+        "fv.left_*", "fv.right_*", "fv.blast_*", "fv.cloud_*", "fv.kh_*"})
+    rules.push_back(fixed_key(k, kInitialConditionReason));
+  mark_live(p, rules);
   return p;
 }
 
@@ -139,6 +171,7 @@ void validate(const ParamSet& p) {
       (p.get_int("grid.nx") == 1 || p.get_int("grid.ny") == 1))
     throw ConfigError(
         "fv.init = kelvin-helmholtz needs grid.nx > 1 and grid.ny > 1 (an x-y shear layer)");
+  amr::validate_amr(p);
 }
 
 Bc parse_bc(const std::string& s) {
@@ -241,7 +274,9 @@ SolverFamily family() {
   f.default_n = 64;
   f.supports_mpi = true;
   f.default_length = 1.0;
-  f.create = make_solver;
+  f.create = [](BackendKind b, Precision p) {
+    return amr::make_mesh_selecting_solver(b, p, make_solver);  // fv.mesh: uniform or amr
+  };
   f.validate = validate;
   return f;
 }

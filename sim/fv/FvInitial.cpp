@@ -1,5 +1,6 @@
 #include "sim/fv/FvInitial.hpp"
 
+#include <array>
 #include <cmath>
 #include <numbers>
 

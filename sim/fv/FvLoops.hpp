@@ -4,6 +4,8 @@
 // FvCpu.cpp instantiates them on the host and cuda/FvKernels.cu on the device. A stage is
 // the one thing each space computes its own way (the host in passes over scratch fields,
 // the device in one fused tile kernel), both through update_cell() of FvPhysics.hpp.
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <type_traits>

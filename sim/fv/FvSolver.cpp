@@ -1,7 +1,12 @@
 // The fv solver's set-up, fields and diagnostics (the class: FvSolverImpl.hpp).
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstddef>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -13,8 +18,12 @@ namespace fluxview::fv {
 
 template <class T>
 void FvSolver<T>::reset(const ParamSet& p) {
+  params_ = p;
   config_ = parse_config(p);
   backend_ = make_backend<T>(kind_);
+  tools_ = make_tools<T>(kind_);
+  solid_ = Field<T>();
+  solid_cells_ = 0;
   const std::array<int, 3>& n = config_.grid.n;
   // Under MPI this rank holds one box; faces that border another rank take their ghosts
   // from it (Bc::neighbour), the others keep their physical boundary.
@@ -84,6 +93,8 @@ std::vector<FieldInfo> FvSolver<T>::fields() const {
 template <class T>
 FieldView FvSolver<T>::view(const std::string& name) const {
   if (name == "rho") return state_[0].view("rho", "kg/m^3", Centering::cell);
+  // Obstacles drawn with the steering tools (not one of fields(): most runs have none).
+  if (name == "solid" && solid_cells_ > 0) return solid_.view("solid", "", Centering::cell);
   for (std::size_t i = 0; i < std::size(kDerived); ++i) {
     const DerivedInfo& d = kDerived[i];
     if (name != d.name || (d.what == Derived::tracer && nv_ != 6)) continue;

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/Buffer.hpp"
@@ -32,6 +33,7 @@
 #include "sim/core/Solver.hpp"
 #include "sim/fv/FvConfig.hpp"
 #include "sim/fv/FvStep.hpp"
+#include "sim/fv/FvTools.hpp"
 
 namespace fluxview::fv {
 
@@ -64,6 +66,10 @@ class FvSolver final : public Solver {
   // FvCheckpoint.cpp
   SolverState save_state() const override;
   void load_state(const SolverState& st) override;
+  // FvSteering.cpp
+  void set_live(const std::string& key, const ParamValue& value) override;
+  std::vector<ToolSpec> tools() const override;
+  ToolReport apply_tool(const ToolCall& call) override;
 
   void synchronize() override { backend_->check("fv step"); }
   double time() const override { return time_; }
@@ -79,6 +85,12 @@ class FvSolver final : public Solver {
   double bytes_per_cell_update() const override { return 5.0 * nv_ * sizeof(T); }
 
  private:
+  // FvSteering.cpp: a stage, by the backend or, while obstacles stand, honouring them;
+  // the obstacles' ghosts; the obstacles into and out of checkpoints.
+  void stage(const StageArgs<T>& a);
+  void fill_solid_ghosts();
+  void save_solids(SolverState& st) const;
+  void load_solids(const SolverState& st);
   // FvStepping.cpp
   void step_by(double h) override;
   // Physical boundaries, then the faces shared with other ranks.
@@ -105,7 +117,11 @@ class FvSolver final : public Solver {
   std::uint64_t corrected() const;
 
   BackendKind kind_;
+  ParamSet params_;
   FvConfig config_;
+  std::unique_ptr<FvTools<T>> tools_;  // steering: strokes and the stage with obstacles
+  Field<T> solid_;                     // 1 in solid cells; allocated at the first obstacle
+  std::int64_t solid_cells_ = 0;       // over every rank
   std::unique_ptr<FvBackend<T>> backend_;
   Grid grid_;
   T inv_dx_[3] = {0, 0, 0};

@@ -1,6 +1,7 @@
 // The fv solver's step: TVD RK2 in two stages, the ghosts each stage reads, and the CFL
 // rate of the next step (the class: FvSolverImpl.hpp).
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <sstream>
 
@@ -34,7 +35,7 @@ void FvSolver<T>::step_by(double h) {
   a.out = u1;
   a.weight_u0 = T(0);
   a.weight_in = T(1);
-  backend_->stage(a);
+  stage(a);
   // Stage 2: U = 1/2 U + 1/2 (U1 + dt L(U1)), with the next CFL rate reduced on the way.
   fill_ghosts(u1);
   a.in = u1;
@@ -42,7 +43,7 @@ void FvSolver<T>::step_by(double h) {
   a.weight_u0 = T(0.5);
   a.weight_in = T(0.5);
   a.rate_bits = counter(1);
-  backend_->stage(a);
+  stage(a);
   time_ += h;
   ++step_;
   unsigned long long bits = 0;

@@ -1,5 +1,11 @@
 // The heat family's host backend, and the choice of backend for a run.
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "sim/core/ExecHost.hpp"
 #include "sim/heat/HeatStencil.hpp"

@@ -1,6 +1,8 @@
 // The heat family: its parameters (the only place their keys are spelled), the typed
 // configuration read from them, the checks across them, and the grid they describe.
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <memory>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "sim/core/ConfigError.hpp"
+#include "sim/core/Steering.hpp"
 #include "sim/heat/HeatConfig.hpp"
 #include "sim/heat/HeatSolver.hpp"
 #include "sim/heat/HeatStep.hpp"
@@ -21,7 +24,7 @@ namespace {
 
 std::vector<ParamSpec> heat_params() {
   const double inf = INFINITY;
-  return {
+  std::vector<ParamSpec> p = {
       real_param("heat.alpha", 1.9e-5, "m^2/s", 0, inf, "thermal diffusivity", true),
       real_param("heat.dt", 0, "s", 0, inf,
                  "time step (0: heat.safety times the largest stable step)"),
@@ -56,6 +59,15 @@ std::vector<ParamSpec> heat_params() {
                  "stop when max |dT/dt| falls below this (0: never; the steady-state criterion)"),
       int_param("heat.check_every", 100, "steps", 1, 1 << 30, "steps between steady-state checks"),
   };
+  // What may change while the run goes (Solver::set_live): the material, the step, the
+  // walls (rewritten in the ghost layer), the kernel and the steady-state check.
+  mark_live(p, {live_key("heat.alpha"), live_key("heat.dt"), live_key("heat.safety"),
+                fixed_key("heat.T_initial", kInitialConditionReason), live_key("heat.T_*"),
+                fixed_key("heat.init", kInitialConditionReason),
+                fixed_key("heat.sine_*", kInitialConditionReason),
+                fixed_key("heat.spot_*", kInitialConditionReason), live_key("heat.kernel"),
+                live_key("heat.steady_tol"), live_key("heat.check_every")});
+  return p;
 }
 
 void validate(const ParamSet& p) {

@@ -1,5 +1,6 @@
 #include "sim/heat/HeatInitial.hpp"
 
+#include <array>
 #include <cmath>
 #include <numbers>
 

@@ -21,6 +21,7 @@
 #include "sim/heat/HeatConfig.hpp"
 #include "sim/heat/HeatInitial.hpp"
 #include "sim/heat/HeatSolver.hpp"
+#include "sim/heat/HeatSteering.hpp"
 #include "sim/heat/HeatStep.hpp"
 
 namespace fluxview::heat {
@@ -33,6 +34,7 @@ class HeatSolver final : public Solver {
   explicit HeatSolver(BackendKind b) : kind_(b) {}
 
   void reset(const ParamSet& p) override {
+    params_ = p;
     config_ = parse_config(p);
     backend_ = make_backend<T>(kind_, config_.kernel);
     // Under MPI this rank holds one box of the global grid; walls belong to the ranks at
@@ -59,6 +61,7 @@ class HeatSolver final : public Solver {
     exchange_ = parallel::GhostExchange(box_, cur_.layout(), where, config_.parallel.ghosts);
     plan_overlap();
     exchange();
+    steering_.reset(kind_, grid_, box_);
   }
 
   void synchronize() override {
@@ -112,13 +115,16 @@ class HeatSolver final : public Solver {
     st.time = time_;
     st.step = step_;
     st.arrays.push_back({"T", gather_interior(view("T"))});
+    steering_.save(st);  // the held temperatures of obstacles, if any
     return st;
   }
 
   void load_state(const SolverState& st) override {
-    if (st.arrays.size() != 1 || st.arrays[0].name != "T")
-      throw std::runtime_error("heat checkpoint must hold exactly the field T");
+    if (st.arrays.empty() || st.arrays.size() > 2 || st.arrays[0].name != "T" ||
+        (st.arrays.size() == 2 && st.arrays[1].name != kHeldArray))
+      throw std::runtime_error("heat checkpoint must hold the field T (and T_held, if any)");
     scatter_interior(st.arrays[0].values, cur_.data(), cur_.layout(), cur_.where());
+    steering_.load(st, cur_.layout());
     exchange();
     time_ = st.time;
     step_ = st.step;
@@ -139,6 +145,25 @@ class HeatSolver final : public Solver {
                                                  " K/s, checked every " +
                                                  std::to_string(config_.check_every) + " steps"
                                            : "none"}};
+  }
+
+  // Steering (HeatSteering.hpp): walls rewritten in both fields' ghosts, dt recomputed.
+  void set_live(const std::string& key, const ParamValue& v) override {
+    const ParamSet p = live_change(params_, key, v, family().validate);
+    const HeatConfig c = parse_config(p);
+    if (c.kernel != config_.kernel) backend_ = make_backend<T>(kind_, c.kernel);
+    steering_.set_walls(cur_, c);
+    steering_.set_walls(next_, c);
+    params_ = p;
+    config_ = c;
+    dt_ = time_step(config_, grid_);
+  }
+  std::vector<ToolSpec> tools() const override { return steering_.tools(config_); }
+  ToolReport apply_tool(const ToolCall& call) override {
+    if (ghosts_stale_) exchange();  // the stroke reads and writes T^n as a step would
+    const ToolReport r = steering_.apply(call, cur_);
+    exchange();
+    return r;
   }
 
  private:
@@ -186,6 +211,7 @@ class HeatSolver final : public Solver {
       backend_->step(a);
     }
     std::swap(cur_, next_);
+    steering_.hold(cur_);  // obstacles back to their temperature, before neighbours see them
     // A backend that returns at once (the host) exchanges now; one that queues its work
     // (the device) at the start of the next step, overlapped.
     if (backend_->queues_work())
@@ -212,7 +238,9 @@ class HeatSolver final : public Solver {
   }
 
   BackendKind kind_;
+  ParamSet params_;
   HeatConfig config_;
+  HeatSteering<T> steering_;
   std::unique_ptr<HeatBackend<T>> backend_;
   parallel::LocalBox box_;
   parallel::GhostExchange exchange_;

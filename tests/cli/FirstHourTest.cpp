@@ -2,6 +2,7 @@
 // the size a run will write, and the forecast (with a warning and a grid to try) of a run
 // sized for a GPU that would take long on the CPU.
 #include <gtest/gtest.h>
+#include <memory>
 
 #include <chrono>
 #include <filesystem>

@@ -1,6 +1,7 @@
 // The keys every family shares, read once into typed values: the grid, and the MPI
 // choices that used to be environment variables (run.ghosts, run.mpi_overlap).
 #include <gtest/gtest.h>
+#include <array>
 
 #include <string>
 

@@ -17,7 +17,10 @@
 using namespace fluxview;
 using namespace fluxview::exec;
 
-namespace {
+// A named namespace: CUDA forbids extended lambdas in functions of an unnamed one (the
+// CUDA C++ Programming Guide's extended-lambda restrictions); their kernels then fail to
+// launch with "invalid device function".
+namespace exec_gpu_test {
 
 FLUXVIEW_HD std::int64_t slot(Box b, int i, int j, int k) {
   return (i - b.lo[0]) + std::int64_t(b.hi[0] - b.lo[0]) *
@@ -53,7 +56,9 @@ std::vector<int> device_visits(const Box& b, Block<X, Y, Z> block) {
   int* c = static_cast<int*>(counts.data());
   for_each_cell(
       Device{}, b,
-      [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
+      // Captures named: the host pass compiles an empty body, and with [=] it would
+      // capture nothing, giving the kernel another name than the device pass gives it.
+      [c, b] FLUXVIEW_LAMBDA(int i, int j, int k) {
 #if defined(__CUDA_ARCH__)
         atomicAdd(c + slot(b, i, j, k), 1);
 #endif
@@ -86,7 +91,9 @@ const Box kBoxes[] = {
     Box{{0, 0, 0}, {256, 256, 64}},   // many blocks: partials joined by the last one
 };
 
-}  // namespace
+}  // namespace exec_gpu_test
+
+using namespace exec_gpu_test;
 
 TEST(ExecDevice, ForEachCellVisitsEveryCellOnce) {
   if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda::no_device_reason();

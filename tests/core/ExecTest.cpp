@@ -2,6 +2,9 @@
 // included, small boxes on one thread and large ones on all), and reductions that agree
 // with a plain loop, keep or drop NaN as they say, and repeat bit for bit.
 #include <gtest/gtest.h>
+#include <array>
+#include <cstddef>
+#include <string>
 
 #include <cmath>
 #include <cstdint>

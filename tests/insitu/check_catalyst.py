@@ -189,6 +189,70 @@ def case_user_script(args, work, scenario='heat/hot-spot', dims=(16, 16, 16), ex
               seen['value0'] == float(snap[field][0]), f"step {step}: values equal the snapshot's")
 
 
+AMR_SCRIPT = '''# script-version: 2
+# Written by the test, not shipped: what a pipeline on the channel "amr" sees of a run on
+# the adaptive mesh (the hierarchy as a vtkOverlappingAMR, covered cells blanked by VTK).
+import json, os
+from paraview import catalyst
+from paraview.simple import *
+from vtkmodules.util.numpy_support import vtk_to_numpy
+amr = PVTrivialProducer(registrationName='amr')
+options = catalyst.Options()
+def catalyst_execute(info):
+    data = amr.GetClientSideObject().GetOutputDataObject(0)
+    seen = {'class': data.GetClassName(), 'levels': data.GetNumberOfLevels(), 'blocks': 0, 'mass': 0.0,
+            'time': info.time}
+    for level in range(data.GetNumberOfLevels()):
+        for i in range(data.GetNumberOfDataSets(level)):
+            g = data.GetDataSet(level, i)
+            rho = vtk_to_numpy(g.GetCellData().GetArray('rho'))
+            ghost = g.GetCellData().GetArray('vtkGhostType')
+            visible = (vtk_to_numpy(ghost) & 8) == 0 if ghost is not None else rho == rho
+            sp = g.GetSpacing()
+            seen['mass'] += float(rho[visible].sum()) * sp[0] * sp[1] * sp[2]
+            seen['blocks'] += 1
+    with open(os.path.join(os.environ['SEEN_DIR'], 'seen_%d.json' % info.timestep), 'w') as f:
+        json.dump(seen, f)
+'''
+
+
+def case_amr_channel(args, work):
+    """A run on the adaptive mesh hands its hierarchy on the channel "amr": a vtkOverlappingAMR
+    with the datasets of its .vthb snapshot, whose visible cells hold the solver's mass."""
+    script = os.path.join(work, 'amr_channel.py')
+    with open(script, 'w') as f:
+        f.write(AMR_SCRIPT)
+    runs = [('sod', ['fv/sod-amr'], 0.5625),
+            ('blast', ['fv/sedov-amr', '--set', 'grid.n=16', '--set', 'fv.amr.block=8', '--set',
+                       'fv.amr.max_level=1', '--set', 'fv.blast_radius=0.15'], 1.0)]
+    for name, scenario, mass0 in runs:
+        seen_dir = os.path.join(work, name + '_seen')
+        shutil.rmtree(seen_dir, ignore_errors=True)
+        os.makedirs(seen_dir)
+        os.environ['SEEN_DIR'] = seen_dir
+        out, rec, _ = run(args, work, 'amr_' + name, *scenario, '--backend', 'cpu', '--steps', '4', '--every', '2',
+                          '--catalyst-every', '2', '--catalyst', script)
+        if rec is None:
+            continue
+        snaps = {s['step']: s for s in rec['snapshots']}
+        for step in (0, 2, 4):
+            path = os.path.join(seen_dir, f'seen_{step}.json')
+            check(os.path.exists(path), f'{name}: the amr pipeline ran at step {step}')
+            if not os.path.exists(path):
+                continue
+            with open(path) as f:
+                seen = json.load(f)
+            with open(os.path.join(out, snaps[step]['file'])) as f:
+                datasets = f.read().count('<DataSet ')
+            check(seen['class'] == 'vtkOverlappingAMR' and seen['levels'] >= 2,
+                  f"{name} step {step}: {seen['class']} of {seen['levels']} levels")
+            check(seen['blocks'] == datasets, f"{name} step {step}: {seen['blocks']} datasets, the snapshot's {datasets}")
+            expected = mass0 if step == 0 else rec['diagnostics']['mass']['value'] if step == 4 else None
+            if expected is not None:
+                check(abs(seen['mass'] - expected) <= 1e-12 * expected,
+                      f"{name} step {step}: mass over the visible cells {seen['mass']!r}, expected {expected!r}")
+
+
 def family_extracts(args, work, name, scenario_args, first_field):
     out, rec, _ = run(args, work, name, *scenario_args, '--steps', '4', '--every', '2', '--catalyst-every', '2',
                       '--catalyst', f'{args.assets}/extracts.py')

@@ -9,7 +9,7 @@
 // order central differences: first (6), second (7) and the bidiagonal mixed (8)
 // derivatives, zero along a reduced axis (n = 1). grad div u is
 //   single pass (fd.method 55point, direct55): d_ii u_i + sum_{j != i} d_ij u_j by (7), (8)
-//   two passes (19point, direct19, fast): (6) applied to the field div u, itself by (6)
+//   two passes (19point, fast): (6) applied to the field div u, itself by (6)
 // Time: Williamson's 2N-storage RK3 (eq. 10), w <- alpha_s w + dt F(f), f <- f + beta_s w,
 // alpha = 0, -5/9, -153/128, beta = 1/3, 15/16, 8/15, the forcing of the step held during
 // its three substeps. The step: dt = C min(dx / (|u|max + cs), dx^2 / (5 nu)), dx the
@@ -21,6 +21,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <numbers>
 #include <string>
 #include <vector>

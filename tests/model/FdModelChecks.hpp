@@ -6,6 +6,7 @@
 // model's CFL rule; the forcing generator's words (saved in checkpoints) with the
 // model's generator after the same draws.
 #include <gtest/gtest.h>
+#include <memory>
 
 #include <array>
 #include <cmath>

@@ -5,6 +5,7 @@
 // conserved fields (save_state), the snapshot fields (view: rho, ux, uy, uz, p,
 // tracer), the time step (the CFL rule) and the count of corrected cells.
 #include <gtest/gtest.h>
+#include <memory>
 
 #include <array>
 #include <cmath>

@@ -3,6 +3,7 @@
 // boundaries on 1D, 2D and 3D grids; the other reconstructions, gamma, the tracer and
 // the other reduced axes; and the robustness path (first-order fallback and floors).
 #include <gtest/gtest.h>
+#include <functional>
 
 #include <array>
 #include <cstdio>

@@ -4,6 +4,8 @@
 // steps is compared with the model's step from the state the solver started it from,
 // and the solver's free run with the model's.
 #include <gtest/gtest.h>
+#include <map>
+#include <memory>
 
 #include <algorithm>
 #include <array>

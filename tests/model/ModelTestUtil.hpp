@@ -4,6 +4,8 @@
 // save_state, view), seeded random states, and the comparison of a solver's field with
 // a model's, cell by cell, in units in the last place of the solver's precision.
 #include <gtest/gtest.h>
+#include <functional>
+#include <type_traits>
 
 #include <algorithm>
 #include <array>

@@ -3,6 +3,10 @@
 // timeout), no rank's piece replaces an older file, and only rank 0 takes the folder's
 // lock, so a second run into a folder in use is refused on every rank.
 #include <gtest/gtest.h>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <chrono>
 #include <csignal>

@@ -5,6 +5,11 @@
 // message naming the file and the operating system's error, keep every earlier good file,
 // and leave a checkpoint that restarts bit-identically.
 #include <gtest/gtest.h>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <chrono>
 #include <csignal>

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <cerrno>
 #include <filesystem>

@@ -7,6 +7,13 @@
 // for the sound speed and the viscosity (the checks fd.dt passes) but not for a flow of
 // u_ampl = 3, which reaches Inf in lnrho after a dozen steps.
 #include <gtest/gtest.h>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <cmath>
 #include <filesystem>

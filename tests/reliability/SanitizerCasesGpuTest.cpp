@@ -9,6 +9,10 @@
 //   compute-sanitizer --tool racecheck --error-exitcode 9 \
 //     build-device/tests/reliability/test_sanitizer_cases --gtest_filter='SanitizerCases/*'
 #include <gtest/gtest.h>
+#include <cstddef>
+#include <iosfwd>
+#include <memory>
+#include <optional>
 
 #include <algorithm>
 #include <cmath>

@@ -1,11 +1,14 @@
 #pragma once
 // A solver that only holds fields given to it (on the host, float), so that render tests
 // can draw analytic fields: a ball, a uniform field, a rotating flow. It never steps.
+#include <array>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/Field.hpp"

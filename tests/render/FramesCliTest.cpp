@@ -3,6 +3,8 @@
 // reads with the right frame count and size, and bad options refused before anything
 // is written.
 #include <gtest/gtest.h>
+#include <sstream>
+#include <vector>
 
 #include <algorithm>
 #include <cstdlib>

@@ -2,6 +2,12 @@
 // file, derived fields and streamlines (the host side of the code the GPU runs too), and
 // films through the ffmpeg program.
 #include <gtest/gtest.h>
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <algorithm>
 #include <cmath>

@@ -4,6 +4,12 @@
 // shader's own trilinear interpolation (the shared-memory path's) draws what the 3D
 // texture's does, brick ranges cover their cells, and slices seen edge-on leave no seam.
 #include <gtest/gtest.h>
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <algorithm>
 #include <cmath>

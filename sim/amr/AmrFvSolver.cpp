@@ -1,0 +1,614 @@
+// The finite-volume solver on the adaptive mesh. A step is fv's TVD RK2 in its
+// two-register form on the blocks of the state (U) and the scratch pool (U1):
+//   fill ghosts of U;  U1 = U + dt L(U);            reflux into U1 (weight 1)
+//   fill ghosts of U1; U = 1/2 U + 1/2 (U1 + dt L(U1)); reflux into U (weight 1/2)
+// with one global dt from the CFL rate of every cell at its own level. Every
+// fv.amr.regrid_every steps the blocks are estimated, the forest adapted and the state
+// remapped (AmrMesh::regrid). A step moves the CFL rate (8 bytes) from the device, a regrid
+// one number per block (the indicator) and the task lists the other way.
+#include "sim/amr/AmrFvSolver.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/amr/AmrBackend.hpp"
+#include "sim/amr/AmrHierarchy.hpp"
+#include "sim/amr/AmrMesh.hpp"
+#include "sim/amr/AmrParams.hpp"
+#include "sim/core/ConfigError.hpp"
+#include "sim/core/CudaRuntime.hpp"
+#include "sim/core/Field.hpp"
+#include "sim/core/Parallel.hpp"
+#include "sim/fv/FvConfig.hpp"
+#include "sim/fv/FvInitial.hpp"
+#include "sim/fv/FvStep.hpp"
+
+namespace fluxview::amr {
+
+namespace {
+
+struct DerivedInfo {
+  const char* name;
+  const char* unit;
+  const char* description;
+  fv::Derived what;
+};
+constexpr DerivedInfo kDerived[] = {
+    {"ux", "m/s", "velocity x", fv::Derived::ux},
+    {"uy", "m/s", "velocity y", fv::Derived::uy},
+    {"uz", "m/s", "velocity z", fv::Derived::uz},
+    {"p", "Pa", "pressure", fv::Derived::p},
+    {"tracer", "", "passive tracer concentration c (1: cloud or band material)",
+     fv::Derived::tracer},
+};
+
+// Cells of the uniform grid that view() resamples onto: the deepest level whose grid has
+// at most this many cells (16.7 M: 256^3), so that snapshots and slices of a deep
+// hierarchy stay the size of a uniform run's.
+constexpr double kViewCells = 16777216.0;
+
+// The phases of a step that `fluxview bench` times (Hierarchy::phase_seconds): the block
+// stages, ghost filling, flux correction at coarse-fine faces, and regrids (estimate,
+// adapt, remap and the new CFL rate).
+enum StepPhase { kStepping, kGhostFilling, kFluxCorrection, kRegridding, kPhases };
+constexpr const char* kPhaseNames[kPhases] = {"stepping", "ghost_filling", "flux_correction",
+                                              "regridding"};
+
+template <class T>
+class AmrFvSolver final : public Solver, public Hierarchy {
+ public:
+  explicit AmrFvSolver(BackendKind b) : backend_(b) {}
+
+  void reset(const ParamSet& p) override {
+    params_ = p;
+    fv_ = fv::parse_config(p);
+    cfg_ = read_amr_config(p);
+    // The forest partitions across ranks, but the blocks' ghost cells are not yet exchanged
+    // between ranks (a rank's faces to another's blocks would read stale cells): refuse
+    // rather than compute wrongly.
+    if (parallel::size() > 1)
+      throw ConfigError(
+          "fv.mesh = amr runs on one MPI rank in this version (ghost blocks are "
+          "not yet exchanged between ranks), not on " +
+          std::to_string(parallel::size()) + "; run it without mpirun, or with fv.mesh = uniform");
+    where_ = backend_ == BackendKind::cuda ? Location::device : Location::host;
+    MeshShape shape;
+    shape.block = cfg_.block;
+    shape.ghost = fv::kGhost;
+    shape.max_level = cfg_.max_level;
+    for (int a = 0; a < 3; ++a) {
+      top_[a] = fv_.grid.n[a];
+      len_[a] = fv_.grid.length[a];
+      shape.active[a] = top_[a] > 1;
+      shape.trees[a] = shape.active[a] ? top_[a] / cfg_.block : 1;
+      inv_dx0_[a] = shape.active[a] ? T(top_[a] / len_[a]) : T(0);
+      for (int s = 0; s < 2; ++s) {
+        shape.periodic[a] = fv_.bc[a][s] == fv::Bc::periodic;
+        shape.boundary[a][s] =
+            fv_.bc[a][s] == fv::Bc::reflecting ? Boundary::reflecting : Boundary::outflow;
+      }
+    }
+    ph_ = fv::physics_in<T>(fv_);
+    cfl_ = fv_.cfl;
+    nv_ = fv_.tracer ? 6 : 5;
+    criteria_.refine = cfg_.refine;
+    criteria_.derefine = cfg_.derefine;
+    criteria_.max_level = cfg_.max_level;
+    criteria_.min_level = cfg_.min_level;
+    criteria_.region_lo = cfg_.region_lo;
+    criteria_.region_hi = cfg_.region_hi;
+    criteria_.outside_level = cfg_.outside_level;
+    time_ = 0;
+    step_ = 0;
+    regrids_ = 0;
+    cell_updates_ = 0;
+
+    FillParams fill;
+    for (int a = 0; a < 3; ++a) fill.flip[a] = fv::kMomX + a;
+    mesh_ = std::make_unique<AmrMesh<T>>(shape, nv_, where_, ph_, fill);
+    max_blocks_ = cfg_.max_blocks > 0 ? cfg_.max_blocks : auto_max_blocks();
+    build_initial_mesh();
+
+    // The view grid: the deepest level of at most kViewCells cells.
+    view_level_ = 0;
+    for (int l = 1; l <= cfg_.max_level; ++l) {
+      double cells = 1;
+      for (int a = 0; a < 3; ++a) cells *= shape.active[a] ? double(top_[a]) * (1 << l) : 1.0;
+      if (cells <= kViewCells) view_level_ = l;
+    }
+    grid_ = Grid{};
+    grid_.ghost = 0;
+    grid_.centering = Centering::cell;
+    for (int a = 0; a < 3; ++a) {
+      grid_.n[a] = shape.active[a] ? top_[a] << view_level_ : 1;
+      grid_.spacing[a] = len_[a] / grid_.n[a];
+      grid_.origin[a] = 0.5 * grid_.spacing[a];
+    }
+    derived_.clear();
+    derived_.resize(std::size(kDerived) + 1);
+    resample_level_ = -1;
+
+    scalars_ = Buffer(where_, 2 * sizeof(unsigned long long));
+    scalars_.fill_zero();
+    update_rate();
+  }
+
+  void synchronize() override {
+    if (backend_ == BackendKind::cuda) cuda::check_last_error("fv amr step");
+  }
+
+  double time() const override { return time_; }
+  std::int64_t step() const override { return step_; }
+  double dt() const override { return dt_; }
+  const Grid& grid() const override { return grid_; }
+  BackendKind backend() const override { return backend_; }
+  Precision precision() const override { return precision_of<T>(); }
+
+  std::vector<FieldInfo> fields() const override {
+    std::vector<FieldInfo> f = {{"rho", "kg/m^3", "density", true}};
+    for (const auto& d : kDerived)
+      if (d.what != fv::Derived::tracer || nv_ == 6)
+        f.push_back({d.name, d.unit, d.description, d.what == fv::Derived::p});
+    return f;
+  }
+
+  // Every field is resampled onto the uniform grid of the view level (grid()): each cell
+  // from the block cell containing its centre, computed on the solver's backend.
+  FieldView view(const std::string& name) const override {
+    const int what = field_code(name);
+    const std::size_t slot = what == kDensity ? 0 : std::size_t(what) + 1;
+    prepare_resample();
+    Field<T>& out = derived_[slot];
+    if (out.layout().n != grid_.n || out.where() != where_) out = Field<T>(grid_.n, 0, where_);
+    const ResampleTask* tasks = where_ == Location::device
+                                    ? static_cast<const ResampleTask*>(resample_dev_.data())
+                                    : resample_tasks_.data();
+    mesh_->backend().resample(mesh_->state().view(), tasks, int(resample_tasks_.size()),
+                              out.layout(), ph_, what, out.data());
+    const char* unit =
+        slot == 0 ? "kg/m^3" : kDerived[slot - 1].unit;  // kDerived is in Derived order
+    return out.view(name, unit, Centering::cell);
+  }
+
+  // ---- Hierarchy ----
+  void time_phases(bool on) override {
+    timing_ = on;
+    for (double& t : phase_seconds_) t = 0;
+  }
+  std::vector<std::pair<std::string, double>> phase_seconds() const override {
+    std::vector<std::pair<std::string, double>> out;
+    for (int p = 0; p < kPhases; ++p) out.emplace_back(kPhaseNames[p], phase_seconds_[p]);
+    return out;
+  }
+  std::array<int, 3> block_cells() const override { return mesh_->state().layout().n; }
+  std::array<int, 3> top_cells() const override { return top_; }
+  std::array<double, 3> lengths() const override { return len_; }
+  int max_level() const override { return cfg_.max_level; }
+  std::vector<BlockBox> local_blocks() const override {
+    std::vector<BlockBox> out;
+    out.reserve(std::size_t(mesh_->blocks()));
+    for (int b = 0; b < mesh_->blocks(); ++b) {
+      const BlockInfo& i = mesh_->info()[std::size_t(b)];
+      out.push_back({i.level, {i.idx[0], i.idx[1], i.idx[2]}});
+    }
+    return out;
+  }
+  HostArray block_values(const std::string& field) const override {
+    const int what = field_code(field);
+    const int blocks = mesh_->blocks();
+    const std::array<int, 3> n = block_cells();
+    const std::int64_t per = std::int64_t(n[0]) * n[1] * n[2];
+    HostArray h;
+    h.precision = precision_of<T>();
+    h.n = {int(per), blocks, 1};
+    h.bytes.resize(std::size_t(per) * std::size_t(blocks) * sizeof(T));
+    if (blocks == 0) return h;
+    if (where_ == Location::device) {
+      Buffer dev(where_, h.bytes.size());
+      mesh_->backend().pack(mesh_->state().view(), blocks, ph_, what, static_cast<T*>(dev.data()));
+      copy_bytes(h.bytes.data(), Location::host, dev.data(), where_, h.bytes.size());
+    } else {
+      mesh_->backend().pack(mesh_->state().view(), blocks, ph_, what,
+                            reinterpret_cast<T*>(h.bytes.data()));
+    }
+    return h;
+  }
+
+  std::vector<Diagnostic> diagnostics() override {
+    const int n = mesh_->blocks();
+    double volume0 = 1;
+    for (int a = 0; a < 3; ++a)
+      if (mesh_->shape().active[a]) volume0 *= len_[a] / top_[a];
+    const MeshTotals m = mesh_->backend().totals(mesh_->state().view(), mesh_->info_on_backend(), n,
+                                                 ph_, volume0, dims());
+    double t[9] = {m.mass,        m.momentum[0], m.momentum[1],       m.momentum[2], m.energy,
+                   m.tracer_mass, m.mixed_mass,  double(m.nonfinite), m.max_mach};
+    for (int i = 0; i < 8; ++i) t[i] = parallel::allreduce_sum(t[i]);
+    t[8] = parallel::allreduce_max(t[8]);
+    std::vector<int> per_level(std::size_t(cfg_.max_level) + 1, 0);
+    for (int b = 0; b < n; ++b) ++per_level[std::size_t(mesh_->info()[std::size_t(b)].level)];
+    std::vector<Diagnostic> d = {
+        {"mass", "kg", t[0]},
+        {"momentum_x", "kg m/s", t[1]},
+        {"momentum_y", "kg m/s", t[2]},
+        {"momentum_z", "kg m/s", t[3]},
+        {"energy", "J", t[4]},
+        {"max_mach", "", t[8]},
+        {"corrected_cells", "", parallel::allreduce_sum(double(corrected()))},
+        {"nonfinite_cells", "", t[7]},
+        {"blocks", "", parallel::allreduce_sum(double(n))},
+        {"cells_updated_per_step", "", parallel::allreduce_sum(double(n) * cells_per_block())},
+        {"cell_updates", "", parallel::allreduce_sum(cell_updates_)},
+        {"regrids", "", double(regrids_)},
+    };
+    for (int l = 0; l <= cfg_.max_level; ++l)
+      d.push_back({"blocks_level_" + std::to_string(l), "",
+                   parallel::allreduce_sum(double(per_level[std::size_t(l)]))});
+    if (nv_ == 6) {
+      d.push_back({"tracer_mass", "kg", t[5]});
+      d.push_back({"mixed_fraction", "", t[5] > 0 ? t[6] / t[5] : 0});
+    }
+    return d;
+  }
+
+  // The stage state of a cell update: reads U and U1 and writes U1 then U, as the uniform
+  // solver's model (5 nv reals per cell per step); ghost filling and refluxing not counted.
+  double bytes_per_cell_update() const override { return 5.0 * nv_ * sizeof(T); }
+  // The blocks' cells (this rank's: the adaptive mesh runs on one rank, see reset()).
+  double cells_per_step() const override { return double(mesh_->blocks()) * cells_per_block(); }
+
+  std::vector<std::pair<std::string, std::string>> run_facts() const override {
+    int deepest = 0;
+    for (const auto& b : mesh_->info()) deepest = std::max(deepest, b.level);
+    return {
+        {"mesh", "amr (p4est): blocks of " + std::to_string(cfg_.block) + "^" +
+                     std::to_string(dims()) + " cells, levels 0-" + std::to_string(cfg_.max_level) +
+                     ", regrid every " + std::to_string(cfg_.regrid_every) + " steps"},
+        {"kernel", mesh_->backend().kernel()},
+        {"scheme", std::string(ph_.plm ? "PLM theta=" + format_value(double(ph_.theta))
+                                       : std::string("first order")) +
+                       ", " + fv::riemann_name(ph_.riemann) + ", TVD RK2, global dt"},
+        {"blocks", std::to_string(mesh_->blocks())},
+        {"deepest_level", std::to_string(deepest)},
+        {"view_level", std::to_string(view_level_)},
+        {"cfl", format_value(cfl_)}};
+  }
+
+ private:
+  // kDensity for rho, else the fv::Derived of the field; throws for other names.
+  int field_code(const std::string& name) const {
+    if (name == "rho") return kDensity;
+    for (const auto& d : kDerived)
+      if (name == d.name && (d.what != fv::Derived::tracer || nv_ == 6)) return int(d.what);
+    std::string names;
+    for (const auto& f : fields()) names += (names.empty() ? "" : ", ") + f.name;
+    throw std::out_of_range("fv solver has no field '" + name + "' (it has " + names + ")");
+  }
+
+  int dims() const {
+    int d = 0;
+    for (bool a : mesh_->shape().active) d += a;
+    return d;
+  }
+  double cells_per_block() const { return std::pow(double(cfg_.block), dims()); }
+  double cell_volume(int level) const {
+    double v = 1;
+    for (int a = 0; a < 3; ++a)
+      if (mesh_->shape().active[a]) v *= len_[a] / (double(top_[a]) * double(1 << level));
+    return v;
+  }
+
+  // Blocks that fit: two pools of blocks in 80% of the free device memory, or in half of
+  // the host's memory.
+  std::int64_t auto_max_blocks() const {
+    const double per_block =
+        2.0 * double(BlockPool<T>::bytes_per_block(nv_, mesh_->state().layout()));
+    double room;
+    if (where_ == Location::device) {
+      std::size_t free_bytes = 0, total = 0;
+      cuda::memory_info(free_bytes, total);
+      room = 0.8 * double(free_bytes);
+    } else {
+      room = 0.5 * double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+    }
+    return std::max<std::int64_t>(1, std::int64_t(room / per_block));
+  }
+
+  // The initial mesh: the initial condition sampled on the blocks, estimated, refined, and
+  // sampled again at the new resolution, until nothing more refines (at most max_level
+  // times). A mesh that would exceed the memory is refused here, before any output.
+  void build_initial_mesh() {
+    for (int pass = 0;; ++pass) {
+      set_initial();
+      if (pass == cfg_.max_level) break;
+      mesh_->fill_ghosts(mesh_->state().view());
+      const std::vector<double> e = mesh_->indicators(cfg_.filter);
+      std::vector<std::int8_t> flags =
+          refine_flags(mesh_->forest().leaves(), e, criteria_, mesh_->shape().trees,
+                       mesh_->shape().active, std::numeric_limits<std::int64_t>::max() / 2);
+      std::int64_t refined = 0;
+      for (auto& f : flags) {
+        if (f < 0) f = 0;  // the first mesh only refines
+        refined += f > 0;
+      }
+      const std::int64_t projected = parallel::allreduce_sum(
+          std::int64_t(mesh_->blocks()) + refined * ((std::int64_t(1) << dims()) - 1));
+      if (projected > max_blocks_ * parallel::size()) {
+        std::ostringstream m;
+        m << "fv.amr.max_level = " << cfg_.max_level << ": the initial condition refines to at "
+          << "least " << projected << " blocks of " << cfg_.block << "^" << dims()
+          << " cells by level " << pass + 1 << ", more than the " << max_blocks_ << " that fit in "
+          << (where_ == Location::device ? "device" : "host")
+          << " memory (fv.amr.max_blocks); lower fv.amr.max_level or fv.amr.block, narrow "
+             "the refinement region (fv.amr.region_*), or raise fv.amr.refine";
+        throw ConfigError(m.str());
+      }
+      if (!mesh_->adapt_discarding_data(flags)) break;
+    }
+  }
+
+  // Every local block's interior from fv's initial condition at its level: each block is
+  // filled as the box of the uniform grid of its level that it covers.
+  void set_initial() {
+    BlockPool<T>& state = mesh_->state();
+    BlockPool<T> host_pool;
+    BlockPool<T>* target = &state;
+    if (where_ == Location::device) {
+      host_pool = BlockPool<T>(Location::host, nv_, state.layout(), state.capacity());
+      target = &host_pool;
+    }
+    const FieldLayout& l = state.layout();
+    const MeshShape& s = mesh_->shape();
+    std::vector<Field<T>> fields;
+    for (int m = 0; m < nv_; ++m) fields.emplace_back(l.n, 0, Location::host);
+    for (int b = 0; b < mesh_->blocks(); ++b) {
+      const BlockInfo& info = mesh_->info()[std::size_t(b)];
+      Grid g;
+      for (int a = 0; a < 3; ++a) {
+        g.n[a] = s.active[a] ? top_[a] << info.level : 1;
+        g.spacing[a] = len_[a] / g.n[a];
+        g.origin[a] = 0.5 * g.spacing[a];
+        g.offset[a] = s.active[a] ? info.idx[a] * cfg_.block : 0;
+      }
+      fv::fill_initial(fields, fv_, g);
+      for (int m = 0; m < nv_; ++m) {
+        T* dst = target->block(m, b);
+        for (int k = 0; k < l.n[2]; ++k)
+          for (int j = 0; j < l.n[1]; ++j)
+            for (int i = 0; i < l.n[0]; ++i)
+              dst[l.index(i, j, k)] = fields[std::size_t(m)](i, j, k);
+      }
+    }
+    if (target != &state)
+      copy_bytes(state.data(), where_, host_pool.data(), Location::host, state.bytes());
+  }
+
+  auto* scalar(int i) { return static_cast<unsigned long long*>(scalars_.data()) + i; }
+
+  std::uint64_t corrected() const {
+    if (where_ == Location::host) return *(static_cast<const unsigned long long*>(scalars_.data()));
+    unsigned long long v = 0;
+    copy_bytes(&v, Location::host, scalars_.data(), Location::device, sizeof v);
+    return v;
+  }
+
+  void run_stage(BlockStageArgs<T>& a) { mesh_->backend().stage(a); }
+
+  // Runs one phase of a step; while phases are timed (time_phases), waits for the device
+  // after it and adds its wall time, so that the phases' times add up to the step's.
+  template <class F>
+  void timed(int phase, F&& f) {
+    if (!timing_) {
+      f();
+      return;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    if (where_ == Location::device) cuda::synchronize();
+    phase_seconds_[phase] +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  // Corrects `out` at every coarse-fine face from the fluxes of `in`, one face kind at a
+  // time (a block has one face of each kind, so no cell is written twice at once).
+  void reflux(const PoolView<T>& in, const PoolView<T>& out, T coef) {
+    const MeshPlan& plan = mesh_->plan();
+    bool active[3];
+    for (int a = 0; a < 3; ++a) active[a] = mesh_->shape().active[a];
+    for (int f = 0; f < 6; ++f) {
+      const int begin = plan.reflux_begin[std::size_t(f)],
+                end = plan.reflux_begin[std::size_t(f) + 1];
+      if (begin == end) continue;
+      mesh_->backend().reflux(in, out, mesh_->reflux_on_backend(), begin, end,
+                              mesh_->info_on_backend(), ph_, coef, inv_dx0_, cfg_.block, active);
+    }
+  }
+
+  void step_by(double h) override {
+    const PoolView<T> u = mesh_->state().view(), u1 = mesh_->scratch().view();
+    BlockStageArgs<T> a;
+    a.info = mesh_->info_on_backend();
+    a.blocks = mesh_->blocks();
+    a.dt = T(h);
+    for (int d = 0; d < 3; ++d) a.inv_dx0[d] = inv_dx0_[d];
+    a.ph = ph_;
+    a.corrected = scalar(0);
+    // Stage 1: U1 = U + dt L(U).
+    timed(kGhostFilling, [&] { mesh_->fill_ghosts(u); });
+    a.u0 = u;
+    a.in = u;
+    a.out = u1;
+    a.weight_u0 = T(0);
+    a.weight_in = T(1);
+    timed(kStepping, [&] { run_stage(a); });
+    timed(kFluxCorrection, [&] { reflux(u, u1, T(h)); });
+    // Stage 2: U = 1/2 U + 1/2 (U1 + dt L(U1)), the next CFL rate reduced on the way.
+    timed(kGhostFilling, [&] { mesh_->fill_ghosts(u1); });
+    a.in = u1;
+    a.out = u;
+    a.weight_u0 = T(0.5);
+    a.weight_in = T(0.5);
+    a.rate_bits = scalar(1);
+    timed(kStepping, [&] { run_stage(a); });
+    timed(kFluxCorrection, [&] { reflux(u1, u, T(0.5 * h)); });
+    time_ += h;
+    ++step_;
+    cell_updates_ += double(mesh_->blocks()) * cells_per_block();
+    if (step_ % cfg_.regrid_every == 0 && cfg_.max_level > 0) {
+      timed(kRegridding, [&] {
+        regrid();
+        update_rate();  // new blocks, new cell sizes
+      });
+      return;
+    }
+    unsigned long long bits = 0;
+    copy_bytes(&bits, Location::host, scalar(1), where_, sizeof bits);
+    std::memcpy(&rate_, &bits, sizeof rate_);
+    finish_rate();
+  }
+
+  void regrid() {
+    mesh_->fill_ghosts(mesh_->state().view());
+    const std::vector<double> e = mesh_->indicators(cfg_.filter);
+    const std::int64_t room = max_blocks_ - mesh_->blocks();
+    const auto flags = refine_flags(mesh_->forest().leaves(), e, criteria_, mesh_->shape().trees,
+                                    mesh_->shape().active, std::max<std::int64_t>(room, 0));
+    if (mesh_->regrid(flags, true)) {
+      ++regrids_;
+      resample_level_ = -1;
+    }
+  }
+
+  void update_rate() {
+    rate_ = mesh_->backend().max_rate(mesh_->state().view(), mesh_->info_on_backend(),
+                                      mesh_->blocks(), ph_, inv_dx0_);
+    finish_rate();
+  }
+
+  void finish_rate() {
+    if (parallel::size() > 1)
+      rate_ = parallel::allreduce_max(std::isfinite(rate_) ? rate_ : INFINITY);
+    if (!std::isfinite(rate_)) throw InstabilityError(where_not_finite());
+    dt_ = rate_ > 0 ? cfl_ / rate_ : 1.0;
+  }
+
+  // The message of the instability guard: the first block (level, position) and cell
+  // that is not finite, found on the host.
+  std::string where_not_finite() const {
+    std::ostringstream m;
+    m << "fv (amr): the state is no longer finite (NaN or Inf) after step " << step_
+      << " at t = " << time_;
+    const BlockPool<T>& s = mesh_->state();
+    const FieldLayout& l = s.layout();
+    std::vector<T> block(std::size_t(l.size));
+    for (int b = 0; b < mesh_->blocks(); ++b)
+      for (int v = 0; v < nv_; ++v) {
+        copy_bytes(block.data(), Location::host, s.block(v, b), where_, block.size() * sizeof(T));
+        for (int k = 0; k < l.n[2]; ++k)
+          for (int j = 0; j < l.n[1]; ++j)
+            for (int i = 0; i < l.n[0]; ++i)
+              if (!std::isfinite(double(block[std::size_t(l.index(i, j, k))]))) {
+                const BlockInfo& info = mesh_->info()[std::size_t(b)];
+                m << ": block " << b << " of rank " << parallel::rank() << " (level " << info.level
+                  << ", position " << info.idx[0] << " " << info.idx[1] << " " << info.idx[2]
+                  << "), cell " << i << " " << j << " " << k;
+                m << "; try a smaller fv.cfl, fv.reconstruction = constant or fv.riemann = hll";
+                return m.str();
+              }
+      }
+    m << " (on another rank); try a smaller fv.cfl, fv.reconstruction = constant or "
+         "fv.riemann = hll";
+    return m.str();
+  }
+
+  // The tasks that resample the local blocks onto the view grid, rebuilt after a regrid.
+  void prepare_resample() const {
+    if (resample_level_ == view_level_) return;
+    resample_tasks_.clear();
+    const int B = cfg_.block;
+    const MeshShape& s = mesh_->shape();
+    for (int b = 0; b < mesh_->blocks(); ++b) {
+      const BlockInfo& info = mesh_->info()[std::size_t(b)];
+      ResampleTask t;
+      t.slot = b;
+      t.shift = info.level - view_level_;
+      bool empty = false;
+      for (int a = 0; a < 3; ++a) {
+        if (!s.active[a]) {
+          t.lo[a] = 0;
+          t.hi[a] = 1;
+          continue;
+        }
+        t.origin[a] = info.idx[a] * B;
+        if (t.shift >= 0) {
+          // Grid cells whose centres, (g + 1/2) 2^shift in block-level cells, lie in the block.
+          const double scale = std::ldexp(1.0, t.shift);
+          t.lo[a] = int(std::ceil(t.origin[a] / scale - 0.5));
+          t.hi[a] = int(std::ceil((t.origin[a] + B) / scale - 0.5));
+        } else {
+          t.lo[a] = t.origin[a] << -t.shift;
+          t.hi[a] = (t.origin[a] + B) << -t.shift;
+        }
+        empty = empty || t.hi[a] <= t.lo[a];
+      }
+      if (!empty) resample_tasks_.push_back(t);
+    }
+    if (where_ == Location::device) {
+      const std::size_t bytes =
+          std::max<std::size_t>(1, resample_tasks_.size() * sizeof(ResampleTask));
+      if (resample_dev_.bytes() < bytes) resample_dev_ = Buffer(where_, bytes);
+      if (!resample_tasks_.empty())
+        copy_bytes(resample_dev_.data(), where_, resample_tasks_.data(), Location::host,
+                   resample_tasks_.size() * sizeof(ResampleTask));
+    }
+    resample_level_ = view_level_;
+  }
+
+  BackendKind backend_;
+  Location where_ = Location::host;
+  ParamSet params_;
+  fv::FvConfig fv_;
+  AmrConfig cfg_;
+  RefineCriteria criteria_;
+  std::array<int, 3> top_{1, 1, 1};
+  std::array<double, 3> len_{1, 1, 1};
+  T inv_dx0_[3] = {0, 0, 0};
+  fv::Physics<T> ph_;
+  int nv_ = 5;
+  double cfl_ = 0.4, dt_ = 0, time_ = 0, rate_ = 0;
+  double cell_updates_ = 0;  // cells advanced by whole steps since the start (this rank)
+  std::int64_t step_ = 0, regrids_ = 0, max_blocks_ = 0;
+  std::unique_ptr<AmrMesh<T>> mesh_;
+  Grid grid_;
+  int view_level_ = 0;
+  mutable int resample_level_ = -1;
+  mutable std::vector<ResampleTask> resample_tasks_;
+  mutable Buffer resample_dev_;
+  mutable std::vector<Field<T>> derived_;  // rho, then the derived fields: filled by view()
+  Buffer scalars_;                         // [0] corrected-cell count, [1] next CFL rate bits
+  bool timing_ = false;                    // phases timed (fluxview bench), not state
+  double phase_seconds_[kPhases] = {};
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> make_amr_solver(BackendKind backend, Precision precision) {
+  if (precision == Precision::f32) return std::make_unique<AmrFvSolver<float>>(backend);
+  return std::make_unique<AmrFvSolver<double>>(backend);
+}
+
+}  // namespace fluxview::amr

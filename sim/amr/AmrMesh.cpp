@@ -1,0 +1,195 @@
+// The adaptive mesh between steps: ghost filling in level order, the indicator, regrid.
+#include "sim/amr/AmrMesh.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "sim/amr/AmrBackend.hpp"
+#include "sim/core/Types.hpp"
+
+namespace fluxview::amr {
+
+namespace {
+
+Forest make_forest(const MeshShape& s, const std::vector<LeafKey>* all) {
+  if (all) return Forest(s.trees, s.active, s.periodic, s.max_level, *all);
+  return Forest(s.trees, s.active, s.periodic, s.max_level);
+}
+
+FieldLayout layout_of(const MeshShape& s, int elem_bytes) {
+  std::array<int, 3> n{1, 1, 1};
+  for (int a = 0; a < 3; ++a)
+    if (s.active[a]) n[a] = s.block;
+  return block_layout(n, s.ghost, elem_bytes);
+}
+
+// Room for `count` blocks, growing by a quarter so that a mesh refining step by step does
+// not reallocate at every regrid.
+template <class T>
+void ensure_capacity(BlockPool<T>& p, int count) {
+  if (count > p.capacity()) p.reserve(count + count / 4);
+}
+
+template <class V>
+void upload(Buffer& dst, Location where, const std::vector<V>& v) {
+  const std::size_t bytes = std::max<std::size_t>(v.size() * sizeof(V), 1);
+  if (dst.bytes() < bytes || dst.where() != where) dst = Buffer(where, bytes);
+  if (!v.empty()) copy_bytes(dst.data(), where, v.data(), Location::host, v.size() * sizeof(V));
+}
+
+}  // namespace
+
+template <class T>
+AmrMesh<T>::AmrMesh(const MeshShape& shape, int nv, Location where, const fv::Physics<T>& ph,
+                    const FillParams& params)
+    : shape_(shape),
+      nv_(nv),
+      where_(where),
+      ph_(ph),
+      params_(params),
+      backend_(
+          make_amr_backend<T>(where == Location::device ? BackendKind::cuda : BackendKind::cpu)),
+      forest_(make_forest(shape, nullptr)),
+      layout_(layout_of(shape, int(sizeof(T)))) {
+  params_.block = shape.block;
+  for (int a = 0; a < 3; ++a) params_.active[a] = shape.active[a];
+  state_ = BlockPool<T>(where, nv, layout_, 1);
+  scratch_ = BlockPool<T>(where, nv, layout_, 1);
+  forest_.partition();
+  layout_for_leaves();
+}
+
+template <class T>
+AmrMesh<T>::AmrMesh(const MeshShape& shape, int nv, Location where, const fv::Physics<T>& ph,
+                    const FillParams& params, const std::vector<LeafKey>& all_leaves)
+    : shape_(shape),
+      nv_(nv),
+      where_(where),
+      ph_(ph),
+      params_(params),
+      backend_(
+          make_amr_backend<T>(where == Location::device ? BackendKind::cuda : BackendKind::cpu)),
+      forest_(make_forest(shape, &all_leaves)),
+      layout_(layout_of(shape, int(sizeof(T)))) {
+  params_.block = shape.block;
+  for (int a = 0; a < 3; ++a) params_.active[a] = shape.active[a];
+  state_ = BlockPool<T>(where, nv, layout_, 1);
+  scratch_ = BlockPool<T>(where, nv, layout_, 1);
+  layout_for_leaves();
+}
+
+template <class T>
+void AmrMesh<T>::refine_initial(const std::function<bool(const LeafKey&)>& want) {
+  forest_.refine_where(want);
+  forest_.partition();
+  layout_for_leaves();
+}
+
+template <class T>
+void AmrMesh<T>::layout_for_leaves() {
+  const auto& leaves = forest_.leaves();
+  const auto& ghosts = forest_.ghosts();
+  std::vector<LeafKey> ghost_keys;
+  ghost_keys.reserve(ghosts.size());
+  for (const auto& g : ghosts) ghost_keys.push_back(g.key);
+  const int slots = int(leaves.size() + ghosts.size());
+  ensure_capacity(state_, slots);
+  ensure_capacity(scratch_, slots);
+  info_.resize(std::size_t(slots));
+  for (int s = 0; s < slots; ++s) {
+    const LeafKey& k = s < int(leaves.size()) ? leaves[std::size_t(s)]
+                                              : ghost_keys[std::size_t(s) - leaves.size()];
+    info_[std::size_t(s)].level = k.level;
+    for (int a = 0; a < 3; ++a) info_[std::size_t(s)].idx[a] = k.idx[a];
+  }
+  plan_ = build_plan(shape_, leaves, ghost_keys);
+  upload_plan();
+}
+
+template <class T>
+void AmrMesh<T>::upload_plan() {
+  if (where_ != Location::device) return;
+  upload(ghost_tasks_dev_, where_, plan_.ghost_tasks);
+  upload(reflux_dev_, where_, plan_.reflux);
+  upload(info_dev_, where_, info_);
+}
+
+template <class T>
+const BlockInfo* AmrMesh<T>::info_on_backend() const {
+  return where_ == Location::device ? static_cast<const BlockInfo*>(info_dev_.data())
+                                    : info_.data();
+}
+
+template <class T>
+const RefluxTask* AmrMesh<T>::reflux_on_backend() const {
+  return where_ == Location::device ? static_cast<const RefluxTask*>(reflux_dev_.data())
+                                    : plan_.reflux.data();
+}
+
+template <class T>
+void AmrMesh<T>::fill_ghosts(const PoolView<T>& u) {
+  for (int g = 0; g < plan_.groups(); ++g) {
+    const int begin = plan_.group_begin[std::size_t(g)],
+              end = plan_.group_begin[std::size_t(g) + 1];
+    if (begin == end) continue;
+    const GhostTask* tasks = where_ == Location::device
+                                 ? static_cast<const GhostTask*>(ghost_tasks_dev_.data())
+                                 : plan_.ghost_tasks.data();
+    backend_->fill_ghosts(u, tasks, begin, end, params_, ph_);
+  }
+}
+
+template <class T>
+std::vector<double> AmrMesh<T>::indicators(double eps) {
+  const int n = blocks();
+  std::vector<T> values(std::size_t(std::max(n, 1)));
+  if (where_ == Location::device) {
+    if (indicator_dev_.bytes() < values.size() * sizeof(T))
+      indicator_dev_ = Buffer(where_, values.size() * sizeof(T) * 5 / 4 + sizeof(T));
+    backend_->indicators(state_.view(), n, params_, ph_, T(eps),
+                         static_cast<T*>(indicator_dev_.data()));
+    copy_bytes(values.data(), Location::host, indicator_dev_.data(), where_, n * sizeof(T));
+  } else {
+    backend_->indicators(state_.view(), n, params_, ph_, T(eps), values.data());
+  }
+  return std::vector<double>(values.begin(), values.begin() + n);
+}
+
+template <class T>
+bool AmrMesh<T>::regrid(const std::vector<std::int8_t>& flags, bool ghosts_current) {
+  if (!ghosts_current) fill_ghosts(state_.view());
+  const std::vector<LeafKey> old_leaves = forest_.leaves();
+  if (!forest_.adapt(flags)) return false;
+  const std::vector<RemapTask> tasks = remap_tasks(old_leaves, forest_.leaves(), shape_.active);
+  ensure_capacity(scratch_, int(tasks.size()));
+  if (where_ == Location::device) {
+    Buffer dev;
+    upload(dev, where_, tasks);
+    backend_->remap(state_.view(), scratch_.view(), static_cast<const RemapTask*>(dev.data()),
+                    int(tasks.size()), params_, ph_);
+  } else {
+    backend_->remap(state_.view(), scratch_.view(), tasks.data(), int(tasks.size()), params_, ph_);
+  }
+  state_.swap(scratch_);
+  forest_.partition();
+  layout_for_leaves();
+  return true;
+}
+
+template <class T>
+bool AmrMesh<T>::adapt_discarding_data(const std::vector<std::int8_t>& flags) {
+  if (!forest_.adapt(flags)) return false;
+  forest_.partition();
+  layout_for_leaves();
+  return true;
+}
+
+template class AmrMesh<float>;
+template class AmrMesh<double>;
+
+}  // namespace fluxview::amr

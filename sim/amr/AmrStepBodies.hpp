@@ -1,0 +1,165 @@
+#pragma once
+// Per-cell bodies of the adaptive mesh's reductions, resampling and packing, written once
+// for both execution spaces (AmrLoops.hpp). Bodies over the whole pool take the z index of
+// the all-blocks box (AmrLoops.hpp): block k / nz, cell k % nz.
+#include <cmath>
+#include <cstdint>
+
+#include "sim/amr/AmrBackend.hpp"
+#include "sim/amr/AmrOperators.hpp"
+#include "sim/amr/MeshTasks.hpp"
+#include "sim/core/Exec.hpp"
+#include "sim/fv/FvLoops.hpp"
+#include "sim/fv/FvPhysics.hpp"
+#include "sim/fv/FvStep.hpp"
+
+namespace fluxview::amr {
+
+// 1/dx of a block's level.
+template <class T>
+FLUXVIEW_HD void level_inv_dx(const T inv_dx0[3], int level, T out[3]) {
+  const T s = T(1 << level);
+#pragma unroll
+  for (int a = 0; a < 3; ++a) out[a] = inv_dx0[a] * s;
+}
+
+// The value of `what` (kDensity or an fv::Derived) at a cell.
+template <class T>
+FLUXVIEW_HD T field_value(const PoolView<T>& u, std::int64_t c, const fv::Physics<T>& ph,
+                          int what) {
+  if (what == kDensity) return u.f[fv::kRho][c];
+  const State<T, 5> q = fv::cons_to_prim(load_cell<5>(u, c), ph);
+  return fv::derived_value(q, what == int(fv::Derived::tracer) ? u.f[fv::kRhoC][c] : T(0),
+                           fv::Derived(what));
+}
+
+// Loehner's estimate of a cell (the larger of its values for density and pressure), from
+// the cell and its face neighbours; `step` the index strides along x, y, z (0 along an
+// inactive axis, where the terms vanish). Reduced per block by its maximum.
+template <class T, int NV>
+struct IndicatorBody {
+  PoolView<T> u;
+  fv::Physics<T> ph;
+  T eps = T(0.01);
+  std::int64_t step[3] = {1, 0, 0};
+
+  FLUXVIEW_HD void operator()(int b, int i, int j, int k, exec::Max<T>& acc) const {
+    const std::int64_t c = u.cell(b, i, j, k);
+    T num_r = 0, den_r = 0, num_p = 0, den_p = 0;
+    const State<T, NV> q0 = fv::cons_to_prim(load_cell<NV>(u, c), ph);
+#pragma unroll
+    for (int a = 0; a < 3; ++a) {
+      if (step[a] == 0) continue;
+      const State<T, NV> qm = fv::cons_to_prim(load_cell<NV>(u, c - step[a]), ph);
+      const State<T, NV> qp = fv::cons_to_prim(load_cell<NV>(u, c + step[a]), ph);
+      lohner_axis(qm.v[fv::kRho], q0.v[fv::kRho], qp.v[fv::kRho], eps, num_r, den_r);
+      lohner_axis(qm.v[fv::kPressure], q0.v[fv::kPressure], qp.v[fv::kPressure], eps, num_p, den_p);
+    }
+    const T er = lohner_value(num_r, den_r), ep = lohner_value(num_p, den_p);
+    acc.add(er > ep ? er : ep);
+  }
+};
+
+// The CFL signal rate of a cell at its block's level.
+template <class T, int NV>
+struct RateBody {
+  PoolView<T> u;
+  const BlockInfo* info = nullptr;
+  fv::Physics<T> ph;
+  T inv_dx0[3] = {0, 0, 0};
+
+  FLUXVIEW_HD void operator()(int i, int j, int kk, exec::MaxKeepNaN<double>& acc) const {
+    const int nz = u.layout.n[2], b = kk / nz, k = kk % nz;
+    T inv[3];
+    level_inv_dx(inv_dx0, info[b].level, inv);
+    acc.add(fv::cell_signal_rate(load_cell<NV>(u, u.cell(b, i, j, k)), ph, inv));
+  }
+};
+
+// A cell's share of its block's totals (sums of cell values; the block is weighted by its
+// cell volume afterwards).
+template <class T, int NV>
+struct TotalsBody {
+  PoolView<T> u;
+  fv::Physics<T> ph;
+
+  FLUXVIEW_HD void operator()(int b, int i, int j, int k, fv::TotalsAcc& acc) const {
+    const State<T, NV> s = load_cell<NV>(u, u.cell(b, i, j, k));
+    bool finite = true;
+#pragma unroll
+    for (int m = 0; m < 5; ++m) finite = finite && is_finite(double(s.v[m]));
+    if (!finite) {
+      acc.nonfinite.add(1);
+      return;
+    }
+    acc.mass.add(double(s.v[fv::kRho]));
+#pragma unroll
+    for (int a = 0; a < 3; ++a) acc.momentum[a].add(double(s.v[fv::kMomX + a]));
+    acc.energy.add(double(s.v[fv::kEnergy]));
+    const State<T, NV> q = fv::cons_to_prim(s, ph);
+    const double v2 = double(q.v[fv::kVelX]) * q.v[fv::kVelX] +
+                      double(q.v[fv::kVelX + 1]) * q.v[fv::kVelX + 1] +
+                      double(q.v[fv::kVelX + 2]) * q.v[fv::kVelX + 2];
+    acc.max_mach.add(std::sqrt(v2) /
+                     double(fv::sound_speed(q.v[fv::kRho], q.v[fv::kPressure], ph.gamma)));
+    if constexpr (NV > 5) {
+      const double rc = s.v[fv::kRhoC], conc = rc / double(s.v[fv::kRho]);
+      acc.tracer_mass.add(rc);
+      if (conc > 0.1 && conc < 0.9) acc.mixed_mass.add(rc);
+    }
+  }
+};
+
+// One cell of a uniform grid from the block cell containing its centre.
+template <class T>
+struct ResampleBody {
+  PoolView<T> u;
+  const ResampleTask* tasks = nullptr;
+  FieldLayout grid;
+  fv::Physics<T> ph;
+  int what = kDensity;
+  bool active[3] = {true, true, true};
+  T* out = nullptr;
+
+  FLUXVIEW_HD void box(int t, int lo[3], int hi[3]) const {
+#pragma unroll
+    for (int a = 0; a < 3; ++a) {
+      lo[a] = tasks[t].lo[a];
+      hi[a] = tasks[t].hi[a];
+    }
+  }
+
+  FLUXVIEW_HD void operator()(int t, int i, int j, int k) const {
+    const ResampleTask& task = tasks[t];
+    const int g[3] = {i, j, k};
+    int s[3];
+#pragma unroll
+    for (int a = 0; a < 3; ++a) {
+      // The block-level cell holding the grid cell's centre, (g + 1/2) 2^shift.
+      const int f = task.shift >= 0
+                        ? (task.shift == 0 ? g[a] : (g[a] << task.shift) + (1 << (task.shift - 1)))
+                        : (g[a] >> -task.shift);
+      s[a] = active[a] ? f - task.origin[a] : 0;
+    }
+    out[grid.index(i, j, k)] = field_value(u, u.cell(task.slot, s[0], s[1], s[2]), ph, what);
+  }
+};
+
+// One interior cell of a block into a packed array: block after block, x fastest.
+template <class T>
+struct PackBody {
+  PoolView<T> u;
+  fv::Physics<T> ph;
+  int what = kDensity;
+  T* out = nullptr;
+
+  FLUXVIEW_HD void operator()(int i, int j, int kk) const {
+    const FieldLayout& l = u.layout;
+    const int b = kk / l.n[2], k = kk % l.n[2];
+    const std::int64_t cells = std::int64_t(l.n[0]) * l.n[1] * l.n[2];
+    out[b * cells + (std::int64_t(k) * l.n[1] + j) * l.n[0] + i] =
+        field_value(u, u.cell(b, i, j, k), ph, what);
+  }
+};
+
+}  // namespace fluxview::amr

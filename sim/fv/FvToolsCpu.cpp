@@ -1,0 +1,21 @@
+// The fv family's tools on the host, and the choice of where they run.
+#include <memory>
+#include "sim/core/ExecHost.hpp"
+#include "sim/fv/FvTools.hpp"
+
+namespace fluxview::fv {
+
+template <class T>
+std::unique_ptr<FvTools<T>> make_tools(BackendKind backend) {
+  if (backend == BackendKind::cpu) return std::make_unique<FvToolsOn<exec::Host, T>>();
+#if FLUXVIEW_HAVE_CUDA
+  return make_device_tools<T>();
+#else
+  throw_no_cuda_build();
+#endif
+}
+
+template std::unique_ptr<FvTools<float>> make_tools<float>(BackendKind);
+template std::unique_ptr<FvTools<double>> make_tools<double>(BackendKind);
+
+}  // namespace fluxview::fv

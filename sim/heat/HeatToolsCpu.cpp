@@ -1,0 +1,20 @@
+// The heat family's tools on the host, and the choice of where they run.
+#include "sim/core/ExecHost.hpp"
+#include "sim/heat/HeatTools.hpp"
+
+namespace fluxview::heat {
+
+template <class T>
+std::unique_ptr<HeatTools<T>> make_tools(BackendKind backend) {
+  if (backend == BackendKind::cpu) return std::make_unique<HeatToolsOn<exec::Host, T>>();
+#if FLUXVIEW_HAVE_CUDA
+  return make_device_tools<T>();
+#else
+  throw_no_cuda_build();
+#endif
+}
+
+template std::unique_ptr<HeatTools<float>> make_tools<float>(BackendKind);
+template std::unique_ptr<HeatTools<double>> make_tools<double>(BackendKind);
+
+}  // namespace fluxview::heat

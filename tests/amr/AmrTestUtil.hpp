@@ -1,0 +1,112 @@
+#pragma once
+// Helpers of the adaptive-mesh tests: a mesh on the host, cell centres, a field set from a
+// function of position, totals over the blocks, and the face-ghost cells of a block.
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "sim/amr/AmrMesh.hpp"
+#include "sim/fv/FvPhysics.hpp"
+
+namespace fluxview::amr::test {
+
+using Fn = std::function<State<double, 5>(const std::array<double, 3>&)>;
+
+inline MeshShape shape(std::array<int, 3> trees, std::array<bool, 3> active, int block,
+                       int max_level, Boundary bc = Boundary::linear) {
+  MeshShape s;
+  s.trees = trees;
+  s.active = active;
+  s.block = block;
+  s.ghost = 2;
+  s.max_level = max_level;
+  for (int a = 0; a < 3; ++a) s.boundary[a][0] = s.boundary[a][1] = bc;
+  return s;
+}
+
+inline FillParams euler_flips() {
+  FillParams p;
+  for (int a = 0; a < 3; ++a) p.flip[a] = 1 + a;
+  return p;
+}
+
+// The domain is the unit box; cell (i, j, k) of a block (ghosts at negative or >= B).
+inline std::array<double, 3> centre(const MeshShape& s, const BlockInfo& b, int i, int j, int k) {
+  const int c[3] = {i, j, k};
+  std::array<double, 3> x{0.5, 0.5, 0.5};
+  for (int a = 0; a < 3; ++a)
+    if (s.active[a]) {
+      const double dx = 1.0 / (double(s.trees[a]) * s.block * double(1 << b.level));
+      x[a] = (double(b.idx[a]) * s.block + c[a] + 0.5) * dx;
+    }
+  return x;
+}
+
+inline double cell_volume(const MeshShape& s, int level) {
+  double v = 1;
+  for (int a = 0; a < 3; ++a)
+    if (s.active[a]) v /= double(s.trees[a]) * s.block * double(1 << level);
+  return v;
+}
+
+// Sets the interior of every local block of the state from f.
+inline void set_field(AmrMesh<double>& m, const Fn& f) {
+  BlockPool<double>& p = m.state();
+  const FieldLayout& l = p.layout();
+  for (int b = 0; b < m.blocks(); ++b)
+    for (int k = 0; k < l.n[2]; ++k)
+      for (int j = 0; j < l.n[1]; ++j)
+        for (int i = 0; i < l.n[0]; ++i) {
+          const State<double, 5> u = f(centre(m.shape(), m.info()[std::size_t(b)], i, j, k));
+          for (int v = 0; v < 5; ++v) p.block(v, b)[l.index(i, j, k)] = u.v[v];
+        }
+}
+
+// Volume integrals of the five variables over the local blocks.
+inline std::array<double, 5> totals(AmrMesh<double>& m) {
+  std::array<double, 5> t{};
+  const BlockPool<double>& p = m.state();
+  const FieldLayout& l = p.layout();
+  for (int b = 0; b < m.blocks(); ++b) {
+    const double vol = cell_volume(m.shape(), m.info()[std::size_t(b)].level);
+    for (int v = 0; v < 5; ++v) {
+      double s = 0;
+      for (int k = 0; k < l.n[2]; ++k)
+        for (int j = 0; j < l.n[1]; ++j)
+          for (int i = 0; i < l.n[0]; ++i) s += p.block(v, b)[l.index(i, j, k)];
+      t[std::size_t(v)] += s * vol;
+    }
+  }
+  return t;
+}
+
+// Calls f(block, i, j, k) for every face-ghost cell of every local block.
+inline void for_each_face_ghost(AmrMesh<double>& m,
+                                const std::function<void(int, int, int, int)>& f) {
+  const FieldLayout& l = m.state().layout();
+  const MeshShape& s = m.shape();
+  for (int b = 0; b < m.blocks(); ++b)
+    for (int a = 0; a < 3; ++a) {
+      if (!s.active[a]) continue;
+      for (int side = 0; side < 2; ++side)
+        for (int h = 0; h < s.ghost; ++h) {
+          int lo[3] = {0, 0, 0}, hi[3] = {l.n[0], l.n[1], l.n[2]};
+          lo[a] = side == 0 ? -1 - h : l.n[a] + h;
+          hi[a] = lo[a] + 1;
+          for (int k = lo[2]; k < hi[2]; ++k)
+            for (int j = lo[1]; j < hi[1]; ++j)
+              for (int i = lo[0]; i < hi[0]; ++i) f(b, i, j, k);
+        }
+    }
+}
+
+// A linear state with positive density and pressure over the unit box.
+inline State<double, 5> linear_state(const std::array<double, 3>& x) {
+  return {{2 + 0.5 * x[0] - 0.3 * x[1] + 0.2 * x[2], 0.1 + 0.4 * x[0] + 0.2 * x[1] - 0.1 * x[2],
+           -0.2 + 0.1 * x[0] - 0.3 * x[1] + 0.5 * x[2], 0.3 * x[0] - 0.2 * x[1] + 0.1 * x[2],
+           10 + x[0] + 2 * x[1] - 1.5 * x[2]}};
+}
+
+}  // namespace fluxview::amr::test
