@@ -1,5 +1,9 @@
 #include "app/JournalOutput.hpp"
 
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "app/RunSteering.hpp"

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <exception>
+#include <memory>
 #include <string>
 
 #include "app/gui/Lessons.hpp"

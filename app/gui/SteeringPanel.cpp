@@ -3,10 +3,13 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <exception>
 #include <initializer_list>
+#include <memory>
+#include <optional>
 #include <utility>
 #include <variant>
 #include <vector>
