@@ -1,6 +1,6 @@
 // `fluxview bench`: times a solver's steps and prints one JSON object with its
 // throughput and, measured in the same process, the device's copy bandwidth, so that
-// every speed is also a ratio to the roofline (DESIGN.md).
+// every speed is also a ratio to the roofline (docs/performance.md).
 #include <omp.h>
 #include <algorithm>
 #include <cstdint>

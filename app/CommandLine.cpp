@@ -28,6 +28,15 @@ void add_scenario_options(CLI::App* c, RunOptions& o) {
                 "under mpirun: ranks per axis X,Y,Z (default: MPI_Dims_create, most ranks on z)");
 }
 
+// How the slices and the volume of device fields reach GL textures (docs/gui.md): the
+// automatic choice, or one path pinned (it then fails loudly where it cannot be had).
+void add_upload_path_option(CLI::App* c, std::string& path) {
+  c->add_option("--upload-path", path,
+                "how device fields reach GL: auto (shared memory, else a mapped texture, else "
+                "the host), or shared, map or host only")
+      ->check(CLI::IsMember({"auto", "shared", "map", "host"}));
+}
+
 // What the GUI is asked to do at its end is checked before a window opens: a frame
 // count given must be 1 or more (0 would never end), a screenshot must have a writable
 // file name.
@@ -98,6 +107,10 @@ CommandLineParser::CommandLineParser() {
   run_->add_option("--catalyst-on-error", r.catalyst_on_error,
                    "when a Catalyst script fails: stop the run, or continue without that script")
       ->check(CLI::IsMember({"stop", "continue"}));
+  run_->add_option("--catalyst-log", r.catalyst_log,
+                   "what Catalyst scripts print: normal (their output), quiet (errors only), "
+                   "verbose (also ParaView's warnings)")
+      ->check(CLI::IsMember({"normal", "quiet", "verbose"}));
   run_->add_option("--render-every", r.render_every,
                    "draw a PNG frame every N steps (headless, through EGL)");
   run_->add_option("--render-dir", r.render_dir, "folder of the frames (default: OUTPUT/frames)");
@@ -113,6 +126,7 @@ CommandLineParser::CommandLineParser() {
                    "encode the frames into this film (.mp4, .mkv, .mov, .avi); PNGs only with "
                    "--render-dir");
   run_->add_option("--render-size", r.render_size, "frame size WxH (default 1024x768)");
+  add_upload_path_option(run_, r.upload_path);
 
   RunOptions& b = l.bench;
   bench_ = cli_.add_subcommand("bench", "time a scenario's steps; prints one JSON object");
@@ -132,6 +146,7 @@ CommandLineParser::CommandLineParser() {
                                  "close after N frames (for scripted checks)");
   gui_->add_option("--screenshot", g.screenshot, "save the last frame to this PNG");
   gui_->add_option("--view-file", g.view_file, "start with this saved view (JSON)");
+  add_upload_path_option(gui_, g.upload_path);
   gui_->add_option("--steer", g.steer,
                    "apply this steering file as the run goes (as `run --steer`); prints the "
                    "session's journal at the end");

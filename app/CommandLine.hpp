@@ -1,5 +1,5 @@
 #pragma once
-// The command line of DESIGN.md (list, run, bench, gui), parsed into options and checked
+// The command line of README.md (list, run, bench, gui), parsed into options and checked
 // before any command runs. Kept apart from main() so that the fuzzer (tests/fuzz) can
 // drive the same parsing and checks without running anything.
 #include <CLI/CLI.hpp>

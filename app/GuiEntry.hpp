@@ -15,6 +15,7 @@ struct GuiOptions {
   std::int64_t exit_after_frames = 0;  // 0: run until the window closes
   std::string screenshot;              // saved after the last frame
   std::string view_file;               // a saved view to start with (JSON)
+  std::string upload_path = "auto";    // how device fields reach GL: auto | shared | map | host
   std::string steer;                   // a steering file applied as the run goes
 };
 

@@ -38,6 +38,7 @@ struct RunOptions {
   std::vector<std::string> catalyst_scripts;
   std::int64_t catalyst_every = 1;
   std::string catalyst_on_error = "stop";  // stop | continue (drop the failing script)
+  std::string catalyst_log = "normal";     // normal | quiet | verbose (what scripts print)
   // Headless PNG frames (--render-every N --render-dir DIR): 0 draws none.
   std::int64_t render_every = 0;
   std::string render_dir;  // empty: OUTPUT/frames (none when only a movie is asked for)
@@ -46,6 +47,8 @@ struct RunOptions {
   std::string view_file;    // --view-file: a view saved by the GUI
   std::string movie;        // --movie FILE.mp4: a film of the frames
   std::string render_size;  // --render-size WxH; empty: 1024x768
+  // How device fields reach GL for the frames: auto | shared | map | host (--upload-path).
+  std::string upload_path = "auto";
   // Checkpoints (HDF5): every N steps (0: none) into DIR (default: the output dir), the
   // newest `checkpoint_keep` kept, and a run that continues from one.
   std::int64_t checkpoint_every = 0;

@@ -1,5 +1,5 @@
 // fluxview: GPU fluid and heat solvers, watched and steered while they run.
-// The command line of DESIGN.md: list, run, bench, gui; no command opens the GUI where
+// The command line (README.md, "Running"): list, run, bench, gui; no command opens the GUI where
 // a display exists and otherwise runs the default scenario headless.
 #include <exception>
 #include <iostream>

@@ -142,9 +142,13 @@ std::vector<ColorbarTick> colorbar_ticks(double lo, double hi, bool log_scale, i
     const double step = nice_step((hi - lo) / (max_ticks - 1));
     // A round value a hair outside the range (a field from 0.004 to 99.7) marks the
     // bar's end: within 1% of the range it is kept, drawn at the end.
-    const double slack = std::max(tol, 0.01 * (hi - lo));
+    // The rounding tolerance never widens it by more than half a step: a nearly constant
+    // field (20 to 20 + 1e-12) would otherwise get millions of ticks, and the view
+    // would spend seconds a frame drawing their labels.
+    const double slack = std::max(std::min(tol, 0.5 * step), 0.01 * (hi - lo));
     const double first = std::ceil((lo - slack) / step);
-    for (double k = first; k * step <= hi + slack; k += 1) {
+    // The count bound also ends the loop where k is too large for k + 1 to differ from k.
+    for (double k = first; k * step <= hi + slack && int(values.size()) <= max_ticks; k += 1) {
       double v = k * step;
       if (std::abs(v) < step * 1e-9) v = 0;  // exactly 0, never 4.62e-19
       values.push_back(v);

@@ -102,7 +102,7 @@ struct EglContext::State {
   }
 };
 
-EglContext::EglContext() : s_(std::make_unique<State>()) {
+EglContext::EglContext() : egl_(std::make_unique<State>()) {
   const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
   std::string tried;
   std::string why;
@@ -127,7 +127,7 @@ EglContext::EglContext() : s_(std::make_unique<State>()) {
                        [](auto a, auto b) { return (a.second == 0) > (b.second == 0); });
       for (auto [i, cuda_id] : order) {
         EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
-        if (s_->try_display(d, why)) {
+        if (egl_->try_display(d, why)) {
           description_ = "EGL device " + std::to_string(i) +
                          (cuda_id >= 0 ? " (CUDA device " + std::to_string(cuda_id) + ")" : "");
           break;
@@ -138,21 +138,21 @@ EglContext::EglContext() : s_(std::make_unique<State>()) {
       tried += "device platform: no devices; ";
     }
   }
-  if (s_->context == EGL_NO_CONTEXT && has_word(client, "EGL_MESA_platform_surfaceless")) {
+  if (egl_->context == EGL_NO_CONTEXT && has_word(client, "EGL_MESA_platform_surfaceless")) {
     EGLDisplay d =
         eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-    if (s_->try_display(d, why))
+    if (egl_->try_display(d, why))
       description_ = "EGL surfaceless (Mesa)";
     else
       tried += "surfaceless: " + why + "; ";
   }
-  if (s_->context == EGL_NO_CONTEXT) {
-    if (s_->try_display(eglGetDisplay(EGL_DEFAULT_DISPLAY), why))
+  if (egl_->context == EGL_NO_CONTEXT) {
+    if (egl_->try_display(eglGetDisplay(EGL_DEFAULT_DISPLAY), why))
       description_ = "EGL default display";
     else
       tried += "default display: " + why;
   }
-  if (s_->context == EGL_NO_CONTEXT)
+  if (egl_->context == EGL_NO_CONTEXT)
     throw std::runtime_error("no headless OpenGL 4.5 context through EGL (" + tried + ")");
 
   description_ += std::string(": ") + reinterpret_cast<const char*>(glGetString(GL_RENDERER)) +
@@ -163,15 +163,15 @@ EglContext::EglContext() : s_(std::make_unique<State>()) {
 }
 
 EglContext::~EglContext() {
-  if (s_->display == EGL_NO_DISPLAY) return;
-  eglMakeCurrent(s_->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-  if (s_->surface != EGL_NO_SURFACE) eglDestroySurface(s_->display, s_->surface);
-  eglDestroyContext(s_->display, s_->context);
-  eglTerminate(s_->display);
+  if (egl_->display == EGL_NO_DISPLAY) return;
+  eglMakeCurrent(egl_->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  if (egl_->surface != EGL_NO_SURFACE) eglDestroySurface(egl_->display, egl_->surface);
+  eglDestroyContext(egl_->display, egl_->context);
+  eglTerminate(egl_->display);
 }
 
 void EglContext::make_current() {
-  eglMakeCurrent(s_->display, s_->surface, s_->surface, s_->context);
+  eglMakeCurrent(egl_->display, egl_->surface, egl_->surface, egl_->context);
 }
 
 }  // namespace fluxview::render

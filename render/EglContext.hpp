@@ -24,7 +24,7 @@ class EglContext {
 
  private:
   struct State;
-  std::unique_ptr<State> s_;
+  std::unique_ptr<State> egl_;  // the display, context and surface
   std::string description_;
 };
 

@@ -134,7 +134,7 @@ class HeadlessFrameWriter : public FrameWriter {
     const FrameTitle title{options_.scenario, s.time(), s.step()};
     last_step_ = s.step();
     if (parallel::size() == 1) {
-      keep(offscreen_->render(s, settings_, UploadPath::automatic, &title), name);
+      keep(offscreen_->render(s, settings_, options_.upload_path, &title), name);
       return;
     }
     std::string error;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "render/SliceSpec.hpp"
 #include "sim/core/Solver.hpp"
 
 namespace fluxview::render {
@@ -21,6 +22,10 @@ struct FrameOptions {
   int width = 1024, height = 768;
   int fps = 30;
   std::string scenario;  // for the title every frame carries
+  // How the slices and the volume of device fields reach GL (--upload-path): automatic
+  // (shared memory, else a mapped texture, else the host) or one path pinned. Under MPI
+  // rank 0 draws gathered host slices, whatever this says.
+  UploadPath upload_path = UploadPath::automatic;
 };
 
 class FrameWriter {

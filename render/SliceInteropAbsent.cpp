@@ -16,17 +16,6 @@ void write_slice(void*, const FieldView&, SliceSpec) {
 void write_slices(void* const*, const FieldView&, const SliceSpec*, int) {
   throw std::runtime_error("CUDA-GL interop: this fluxview was built without CUDA");
 }
-WriteTiming profile_write_slice(void*, const FieldView&, SliceSpec, int) {
-  throw std::runtime_error("CUDA-GL interop: this fluxview was built without CUDA");
-}
-void use_own_stream(bool) {}
-void* register_buffer(unsigned int, std::string* why) {
-  if (why) *why = "this fluxview was built without CUDA";
-  return nullptr;
-}
-void write_slice_to_buffer(void*, const FieldView&, SliceSpec) {
-  throw std::runtime_error("CUDA-GL interop: this fluxview was built without CUDA");
-}
 void copy_slice_device_to_host(const FieldView&, SliceSpec, float*) {
   throw std::runtime_error("device slice: this fluxview was built without CUDA");
 }

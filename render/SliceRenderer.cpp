@@ -34,8 +34,7 @@ SliceRenderer::~SliceRenderer() {
 
 void SliceRenderer::update(const FieldView& v, const SlicePlan& plan, UploadPath path) {
   plan_ = plan;
-  n_ = v.layout.n;
-  path = resolve_upload_path(path, v);
+  cells_ = v.layout.n;
   SliceSpec specs[3];
   int axes[3];
   UploadPath taken[3];
@@ -72,11 +71,11 @@ void SliceRenderer::update(const FieldView& v, const SlicePlan& plan, UploadPath
 
 void SliceRenderer::update(const GatheredSlices& g) {
   plan_ = g.plan;
-  n_ = g.grid.n;
+  cells_ = g.grid.n;
   for (int a = 0; a < 3; ++a) {
     if (!plan_.shown[a]) continue;
     const auto ax = slice_axes(a);
-    const int w = n_[ax[0]], h = n_[ax[1]];
+    const int w = cells_[ax[0]], h = cells_[ax[1]];
     if (g.values[a].size() != std::size_t(w) * h)
       throw std::invalid_argument("slice normal to axis " + std::to_string(a) + " holds " +
                                   std::to_string(g.values[a].size()) + " values, not " +
@@ -148,7 +147,7 @@ void SliceRenderer::draw_3d(const SceneCamera& cam, const ColourRange& range, GL
     if (!plan_.shown[a]) continue;
     const auto ax = slice_axes(a);
     // Cell-centre position of the slice along its normal, in box coordinates.
-    const float c = -half[a] + 2 * half[a] * (plan_.index[a] + 0.5f) / std::max(1, n_[a]);
+    const float c = -half[a] + 2 * half[a] * (plan_.index[a] + 0.5f) / std::max(1, cells_[a]);
     // A slice seen edge-on would be a line of its border cells' colours drawn across the
     // slices behind it (a dark seam where the slices cross, in a view along an axis):
     // one narrower than about a pixel is left out.

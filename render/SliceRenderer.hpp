@@ -56,7 +56,7 @@ class SliceRenderer {
   GLuint vao_ = 0, vbo_ = 0;
   std::array<std::unique_ptr<SliceTexture>, 3> slices_;
   SlicePlan plan_;
-  std::array<int, 3> n_{1, 1, 1};
+  std::array<int, 3> cells_{1, 1, 1};  // of the field shown, per axis
 };
 
 }  // namespace fluxview::render

@@ -1,11 +1,13 @@
 #pragma once
 #include <array>
+#include <stdexcept>
+#include <string>
 
 namespace fluxview::render {
 
 // How a slice reaches its texture.
 enum class UploadPath {
-  automatic,  // device fields: shared, else interop, else host (FLUXVIEW_SLICE_PATH can pin one)
+  automatic,  // device fields: shared, else interop, else host (--upload-path can pin one)
   host,       // values copied on the host, uploaded through a pixel buffer object
   interop,    // a CUDA kernel writes the texture through a registered surface, mapped per update
   shared,     // a CUDA kernel writes memory that GL imported (GL_EXT_memory_object_fd); GL
@@ -25,6 +27,30 @@ inline const char* upload_path_name(UploadPath p) {
       return "interop (shared memory)";
   }
   return "?";
+}
+
+// The names --upload-path takes (auto, shared, map, host), and their meaning: a path named
+// for device fields fails loudly where it cannot be had, so that timings compare the path
+// named; host fields always take the host path.
+inline const char* upload_path_option(UploadPath p) {
+  switch (p) {
+    case UploadPath::automatic:
+      return "auto";
+    case UploadPath::host:
+      return "host";
+    case UploadPath::interop:
+      return "map";
+    case UploadPath::shared:
+      return "shared";
+  }
+  return "?";
+}
+// Throws std::invalid_argument naming what is allowed.
+inline UploadPath parse_upload_path(const std::string& name) {
+  for (UploadPath p :
+       {UploadPath::automatic, UploadPath::shared, UploadPath::interop, UploadPath::host})
+    if (name == upload_path_option(p)) return p;
+  throw std::invalid_argument("upload path " + name + ": expected auto, shared, map or host");
 }
 
 // The cells of a slice: the plane normal to `axis` through interior index `index`.

@@ -1,11 +1,10 @@
 #include "render/SliceTexture.hpp"
 
-#include <cstdint>
-#include <exception>
 #include <unistd.h>
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <iostream>
 #include <stdexcept>
 
@@ -53,18 +52,6 @@ void copy_slice_to_host(const FieldView& v, SliceSpec s, float* out) {
   } else {
     copy_host_slice(static_cast<const float*>(v.data), v.layout, s, out);
   }
-}
-
-UploadPath resolve_upload_path(UploadPath requested, const FieldView& v) {
-  if (requested != UploadPath::automatic || v.where != Location::device) return requested;
-  const char* env = std::getenv("FLUXVIEW_SLICE_PATH");
-  const std::string value = env ? env : "";
-  if (value.empty() || value == "auto") return UploadPath::automatic;
-  if (value == "shared") return UploadPath::shared;
-  if (value == "map") return UploadPath::interop;
-  if (value == "host") return UploadPath::host;
-  throw std::invalid_argument("FLUXVIEW_SLICE_PATH=" + value +
-                              ": expected auto, shared, map or host");
 }
 
 namespace {
@@ -227,21 +214,11 @@ UploadPath SliceTexture::device_path(const FieldView& v, SliceSpec s, UploadPath
   return UploadPath::host;
 }
 
-void* SliceTexture::interop_registration(const FieldView& v, SliceSpec s, UploadPath path) {
-  check_slice(v, s);
-  const auto ax = slice_axes(s.axis);
-  ensure_size(v.layout.n[ax[0]], v.layout.n[ax[1]]);
-  if (v.where != Location::device || path == UploadPath::host || path == UploadPath::shared)
-    return nullptr;
-  return ensure_registered() ? interop_ : nullptr;
-}
-
 void SliceTexture::update(const FieldView& v, SliceSpec s, UploadPath path) {
-  path = resolve_upload_path(path, v);
-  const bool strict = path == UploadPath::interop || path == UploadPath::shared;
-  if (strict && v.where != Location::device)
-    throw std::runtime_error(std::string(upload_path_name(path)) + " asked for a host field (" +
-                             v.name + ")");
+  // A pinned path is for device fields (docs/gui.md): a host field (a CPU run) has only
+  // the host's way, whatever --upload-path says, and is not an error.
+  const bool strict =
+      v.where == Location::device && (path == UploadPath::interop || path == UploadPath::shared);
   switch (device_path(v, s, path)) {
     case UploadPath::shared: {
       void* memory = begin_shared_write();

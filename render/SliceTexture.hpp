@@ -11,8 +11,8 @@
 
 namespace fluxview::render {
 
-// An R32F texture holding one slice of a field (DESIGN.md "zero-copy drawing"). From a
-// CUDA solver, in order of preference:
+// An R32F texture holding one slice of a field (docs/gui.md, "Stepping and frame rate";
+// docs/performance.md). From a CUDA solver, in order of preference:
 //  - shared memory (UploadPath::shared): CUDA allocates device memory exportable as a
 //    file descriptor, GL imports it as a buffer (GL_EXT_memory_object_fd); per update a
 //    kernel writes the slice there and the host waits for it; the slice shader reads
@@ -39,8 +39,7 @@ class SliceTexture {
 
   // For writing several slices at once (SliceRenderer): sizes the texture for the slice,
   // makes what the device path needs and says which path a device slice takes: shared,
-  // interop, or host (a host field, or no device path to be had). `path` as returned
-  // by resolve_upload_path.
+  // interop, or host (a host field, or no device path to be had).
   UploadPath device_path(const FieldView& v, SliceSpec slice, UploadPath path);
   // interop: the registration for interop::write_slices; call note_interop_write() after.
   void* registration() const { return interop_; }
@@ -50,10 +49,6 @@ class SliceTexture {
   // finish_shared_write() after the slice is written.
   void* begin_shared_write();
   void finish_shared_write();
-
-  // The mapped texture's registration (made if needed), or nullptr where it cannot be
-  // had or `path` or the field rules it out. For render_bench's phase timing.
-  void* interop_registration(const FieldView& v, SliceSpec slice, UploadPath path);
 
   GLuint texture() const { return texture_; }
   // Where the slice's values are to be read: the 2D texture, or, after a shared-memory
@@ -104,12 +99,6 @@ class SliceTexture {
   UploadPath last_path_ = UploadPath::host;
   std::vector<unsigned char> staging_;  // host copy of a device slice (host path)
 };
-
-// The path an update takes for `requested`: as asked, except that `automatic` for a
-// device field follows FLUXVIEW_SLICE_PATH where it is set (auto, shared, map or host;
-// shared and map then fail loudly where they cannot be had, so that timings compare
-// the path named). Throws std::invalid_argument for any other value of the variable.
-UploadPath resolve_upload_path(UploadPath requested, const FieldView& v);
 
 // Copies a slice of any field to floats on the host (u fastest); from the device only
 // the slice crosses the bus.

@@ -119,6 +119,9 @@ FieldView ViewRenderer::resolve_field(const Solver& s, const std::string& name,
 void ViewRenderer::update(const Solver& s, const ViewSettings& vs, UploadPath path) {
   field_ = vs.field.empty() ? s.fields().at(0).name : vs.field;
   const FieldView v = resolve_field(s, field_, derived_);
+  // A path pinned by the user (--upload-path) is for device fields; a host field has only
+  // the host path.
+  if (v.where != Location::device) path = UploadPath::automatic;
   unit_ = v.unit;
   grid_ = s.grid();
   axis_2d_ = vs.axis;

@@ -40,6 +40,7 @@ class ViewRenderer {
 
   // Copies what `vs` shows from the solver: slices into textures, the whole field into
   // the volume where the 3D view ray casts, streamlines; resolves the colour range.
+  // `path` (--upload-path) applies to device fields; a host field takes the host path.
   // Throws std::out_of_range for an unknown field, naming the fields there are.
   void update(const Solver& s, const ViewSettings& vs, UploadPath path = UploadPath::automatic);
   // The same from slices already on the host (what rank 0 of an MPI run gathered):

@@ -1,6 +1,6 @@
 #pragma once
 // The volume view's zero-copy paths (cuda/VolumeInterop.cu), with a no-CUDA twin
-// (VolumeInteropAbsent.cpp). Plain C++ interface: no CUDA or GL headers here.
+// (RenderKernelsAbsent.cpp). Plain C++ interface: no CUDA or GL headers here.
 //
 // A kernel reads the field from the solver's device buffer and writes every interior
 // cell as a float, x fastest, together with the value range of each brick of 8^3 cells

@@ -75,18 +75,6 @@ void widen_host(const std::vector<float>& raw, const std::array<int, 3>& nb, flo
 
 }  // namespace
 
-UploadPath resolve_volume_path(UploadPath requested, const FieldView& v) {
-  if (requested != UploadPath::automatic || v.where != Location::device) return requested;
-  const char* env = std::getenv("FLUXVIEW_VOLUME_PATH");
-  const std::string value = env ? env : "";
-  if (value.empty() || value == "auto") return UploadPath::automatic;
-  if (value == "shared") return UploadPath::shared;
-  if (value == "map") return UploadPath::interop;
-  if (value == "host") return UploadPath::host;
-  throw std::invalid_argument("FLUXVIEW_VOLUME_PATH=" + value +
-                              ": expected auto, shared, map or host");
-}
-
 VolumeTexture::VolumeTexture() {
   glCreateBuffers(1, &pbo_);
 }
@@ -192,11 +180,10 @@ bool VolumeTexture::ensure_registered() {
 }
 
 void VolumeTexture::update(const FieldView& v, UploadPath path, bool host_into_buffer) {
-  path = resolve_volume_path(path, v);
-  const bool strict = path == UploadPath::interop || path == UploadPath::shared;
-  if (strict && v.where != Location::device)
-    throw std::runtime_error(std::string(upload_path_name(path)) + " asked for a host field (" +
-                             v.name + ")");
+  // A pinned path is for device fields (docs/gui.md): a host field (a CPU run) has only
+  // the host's way, whatever --upload-path says, and is not an error.
+  const bool strict =
+      v.where == Location::device && (path == UploadPath::interop || path == UploadPath::shared);
   ensure_size(v.layout.n);
   if (v.where == Location::device && path != UploadPath::host) {
     const std::size_t raw_bytes = brick_bytes();

@@ -20,8 +20,8 @@ enum class VolumeStorage { texture, buffer };
 // Every interior cell of a field as a float, for the ray marcher (VolumeRenderer), with
 // the value range of each brick of 8^3 cells for empty-space skipping (VolumeBricks.hpp).
 //
-// From a CUDA solver, in order of preference (DESIGN.md "zero-copy drawing"; no host
-// round trip on either):
+// From a CUDA solver, in order of preference (docs/gui.md, "How the volume gets to the GPU"; no
+// host round trip on either):
 //  - shared memory (UploadPath::shared): a kernel writes the floats into memory CUDA
 //    exported and GL imported (SharedGlBuffer), which the shader reads in place as a
 //    storage buffer. A refresh is one kernel and a host wait: nothing is mapped or
@@ -44,7 +44,8 @@ class VolumeTexture {
   VolumeTexture(const VolumeTexture&) = delete;
   VolumeTexture& operator=(const VolumeTexture&) = delete;
 
-  // `path` as resolve_volume_path gives it. Throws std::runtime_error when `interop` or
+  // `path`: automatic (shared, else interop, else host) or the one named (--upload-path).
+  // Throws std::runtime_error when `interop` or
   // `shared` is asked for and cannot be had, and for a grid beyond GL's limits.
   // `host_into_buffer`: the host path fills the storage buffer instead of the texture
   // (the buffer sampler of the shader, tested where there is no CUDA).
@@ -95,10 +96,5 @@ class VolumeTexture {
   VolumeStorage storage_ = VolumeStorage::texture;
   UploadPath last_path_ = UploadPath::host;
 };
-
-// The path a volume refresh takes for `requested`: as asked, except that `automatic`
-// for a device field follows FLUXVIEW_VOLUME_PATH where it is set (auto, shared, map or
-// host). Throws std::invalid_argument for any other value of the variable.
-UploadPath resolve_volume_path(UploadPath requested, const FieldView& v);
 
 }  // namespace fluxview::render

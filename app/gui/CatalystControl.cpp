@@ -9,6 +9,7 @@ std::string CatalystControl::load(const std::string& path) {
           CatalystOptions{.scripts = {path},
                           .every = 1,
                           .on_error = CatalystOnError::drop_script,
+                          .log = log,
                           .output_dir = output_dir});
     else
       adaptor_->add_script(path);

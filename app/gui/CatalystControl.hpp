@@ -20,6 +20,7 @@ class CatalystControl {
 
   std::int64_t every = 10;                       // offer every N steps
   std::string output_dir = "fluxview-catalyst";  // where the example scripts write
+  CatalystLog log = CatalystLog::normal;         // what the scripts print (before the first load)
 
   // Loads a script (the first starts ParaView's Python). Returns "" or the error.
   std::string load(const std::string& path);

@@ -1,44 +1,39 @@
+// The window and its frame loop: events, the state read for the frame, the side bar of
+// panels, the view, screenshots and recording. The panels are in their own files
+// (Panel.hpp).
 #include "app/gui/GuiApp.hpp"
 
 #include <epoxy/gl.h>
 #include <array>
+#include <cstddef>
 #include <exception>
-#include <initializer_list>
-#include <map>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <ratio>
-#include <string_view>
-#include <type_traits>
+#include <utility>
 // GLFW after epoxy: epoxy provides the GL declarations.
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
-#include <cfloat>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 
 #include "app/RunOptions.hpp"
-#include "app/gui/ScenePanel.hpp"
-#include "fileio/AtomicFile.hpp"
-#include "fileio/Folders.hpp"
+#include "app/gui/DiagnosticsPanel.hpp"
+#include "app/gui/LessonsPanel.hpp"
+#include "app/gui/ParametersPanel.hpp"
+#include "app/gui/RunPanel.hpp"
+#include "app/gui/SteeringPanel.hpp"
+#include "app/gui/ViewPanel.hpp"
 #include "render/GlResources.hpp"
 #include "render/Image.hpp"
 #include "render/ViewRenderer.hpp"
-#include "sim/core/ConfigError.hpp"
-#include "sim/core/CudaRuntime.hpp"
-#include "sim/core/SolverFamily.hpp"
 
 namespace fluxview::app {
 
@@ -47,109 +42,6 @@ namespace {
 std::string g_glfw_error;
 void on_glfw_error(int code, const char* what) {
   g_glfw_error = "GLFW error " + std::to_string(code) + ": " + what;
-}
-
-// A lesson: a scenario, a few overrides sized for a laptop, and the view that shows it.
-struct Preset {
-  const char* label;
-  const char* scenario;
-  std::vector<std::string> overrides;
-  render::ViewMode mode;
-  const char* lesson;
-  const char* action;  // a suggested steering action (docs/gui.md, Steering tools)
-};
-
-const std::vector<Preset>& presets() {
-  static const std::vector<Preset> p = {
-      {"Diffusion: a hot spot spreads",
-       "heat/hot-spot",
-       {"grid.n=64"},
-       render::ViewMode::slices3d,
-       "Heat flows down the gradient: the peak falls and the spot widens like sqrt(alpha t).\n"
-       "Watch max(T) in the diagnostics fall while the mean stays put until heat reaches the "
-       "walls.",
-       "Try: Steering tools > Add or remove heat, click a second spot beside the first; or set "
-       "heat.alpha twice as large while it runs."},
-      {"Steady state: a hot wall",
-       "heat/hot-wall",
-       {"grid.nx=96", "grid.ny=96", "grid.nz=1"},
-       render::ViewMode::slice2d,
-       "One wall at 100 degC, three at 0: the field relaxes to the solution of Laplace's "
-       "equation.\n"
-       "The run pauses by itself when dT/dt falls below heat.steady_tol.",
-       "Try: Draw a fixed-temperature obstacle at 100 degC in the middle and watch the "
-       "isotherms bend around it; then change heat.T_xmin while it runs."},
-      {"Exact solution: a sine mode decays",
-       "heat/sine-decay",
-       {"grid.n=32"},
-       render::ViewMode::slice2d,
-       "A single Fourier mode keeps its shape and decays as exp(-alpha |k|^2 t).\n"
-       "Try heat.sine_mx = 2: four times faster decay.",
-       "Try: set heat.alpha twice as large while it runs: the decay rate doubles from that "
-       "step on (the marker on the plot)."},
-      {"Shock tube (Sod), 1D",
-       "fv/sod",
-       {},
-       render::ViewMode::slice2d,
-       "A diaphragm bursts: a shock, a contact and a rarefaction run apart (exact Riemann "
-       "solution).\n"
-       "A 1D run: the View section plots the profile along x.",
-       "Try: untick as fast as possible and set the pace to 0.02 sim s / s, so the waves "
-       "take seven seconds to reach the end at t = 0.14 s, where the run pauses."},
-      {"Kelvin-Helmholtz billows (2D)",
-       "fv/kelvin-helmholtz",
-       {"grid.nx=128", "grid.ny=128"},
-       render::ViewMode::slice2d,
-       "Two streams sliding past each other: small ripples roll up into vortices.",
-       "Try: Draw a solid obstacle in one stream and watch the billows wrap around it."},
-      {"Blast wave (Sedov-Taylor)",
-       "fv/sedov",
-       {"grid.n=48"},
-       render::ViewMode::slices3d,
-       "A point explosion: the shock radius grows as t^(2/5). Show the field rho.",
-       "Try: in the 2D slice, drop a dense cloud in front of the blast and watch it shred; "
-       "set off a second blast and see the two shocks meet."},
-      {"Shear layers roll up (fd)",
-       "fd/shear-layers",
-       {"grid.n=48"},
-       render::ViewMode::slices3d,
-       "Two shear layers in a periodic box roll up into Kelvin-Helmholtz vortices.",
-       "Try: Add a vortex between the layers, or raise fd.nu while it runs and watch the "
-       "small eddies fade."},
-      {"Radial explosion (fd)",
-       "fd/radial-explosion",
-       {"grid.n=48"},
-       render::ViewMode::slices3d,
-       "A Gaussian shell of outward velocity: the flow stays spherically symmetric.",
-       "Try: a velocity kick off the centre breaks the symmetry; the shell no longer stays "
-       "round."},
-  };
-  return p;
-}
-
-bool is_builtin(const std::string& name) {
-  for (const auto& b : builtin_scenarios())
-    if (b.name == name) return true;
-  return false;
-}
-
-void help_marker(const std::string& text) {
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
-}
-
-std::string tooltip_of(const ParamSpec& s) {
-  std::string t = s.key + "\n" + s.description;
-  if (!s.unit.empty()) t += "\nunit: " + s.unit;
-  t += "\nallowed: " + s.allowed() + "\ndefault: " + format_value(s.default_value);
-  t += s.live ? "\nlive: takes effect at the next step"
-              : "\nfixed while the run goes: " + s.fixed_because;
-  return t;
 }
 
 }  // namespace
@@ -176,6 +68,20 @@ GuiApp::GuiApp(const Scenario& sc, BackendKind backend, Precision precision)
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 450");
   renderer_ = std::make_unique<render::ViewRenderer>();
+  auto output = std::make_unique<OutputPanel>();
+  auto catalyst = std::make_unique<CatalystPanel>();
+  auto steering = std::make_unique<SteeringPanel>();
+  output_ = output.get();
+  catalyst_ = catalyst.get();
+  steering_ = steering.get();
+  panels_.push_back(std::make_unique<RunPanel>());
+  panels_.push_back(std::move(steering));
+  panels_.push_back(std::make_unique<LessonsPanel>());
+  panels_.push_back(std::make_unique<ParametersPanel>());
+  panels_.push_back(std::make_unique<ViewPanel>());
+  panels_.push_back(std::make_unique<DiagnosticsPanel>());
+  panels_.push_back(std::move(output));
+  panels_.push_back(std::move(catalyst));
   // A 2D problem is seen along z; a 3D one starts with the three slices.
   view_.mode = session_.solver().grid().active_dims() == 3 ? render::ViewMode::slices3d
                                                            : render::ViewMode::slice2d;
@@ -190,7 +96,7 @@ GuiApp::~GuiApp() {
   glfwTerminate();
 }
 
-void GuiApp::do_reset() {
+void GuiApp::reset_run() {
   try {
     session_.reset();
     view_.field.clear();  // the new solver may have other fields
@@ -231,10 +137,10 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
         session_.message = e.what();
       }
       read_state();
-      catalyst_.offer(session_.solver());
+      catalyst_->control().offer(session_.solver());
       session_.release(state);
     }
-    panel();
+    side_bar();
 
     int fbw = 0, fbh = 0, ww = 1, wh = 1;
     glfwGetFramebufferSize(window_, &fbw, &fbh);
@@ -263,29 +169,31 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
 
     ++frame;
     const bool last = frames > 0 && frame >= frames;
-    if (screenshot_requested_) {
-      screenshot_requested_ = false;
-      save_window_png(screenshot_path_);
+    if (output_->screenshot_requested) {
+      output_->screenshot_requested = false;
+      save_window_png(output_->screenshot_path);
     }
-    if (recorder_.recording() && (stepped > 0 || recorder_.frames() == 0)) {
+    if (output_->recorder.recording() && (stepped > 0 || output_->recorder.frames() == 0)) {
       glBindFramebuffer(GL_FRAMEBUFFER, 0);
       glReadBuffer(GL_BACK);
-      if (const std::string why = recorder_.frame(fbw, fbh); !why.empty()) status_ = why;
+      if (const std::string why = output_->recorder.frame(fbw, fbh); !why.empty())
+        output_->status = why;
     }
     if (last && !screenshot.empty() && !save_window_png(screenshot)) code = kExitFailure;
     glfwSwapBuffers(window_);
 
-    frame_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - f0).count();
+    times_.frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - f0).count();
     ++fps_frames;
     const double el = std::chrono::duration<double>(Clock::now() - fps_t0).count();
     if (el > 0.5) {
-      fps_ = fps_frames / el;
+      times_.fps = fps_frames / el;
       fps_frames = 0;
       fps_t0 = Clock::now();
     }
     if (last) break;
   }
-  if (recorder_.recording()) std::cerr << "fluxview gui: " << recorder_.stop() << "\n";
+  if (output_->recorder.recording())
+    std::cerr << "fluxview gui: " << output_->recorder.stop() << "\n";
   if (!session_.message.empty()) std::cerr << "fluxview gui: " << session_.message << "\n";
   return code;
 }
@@ -297,12 +205,12 @@ void GuiApp::read_state() {
   if (needs_upload_ || vj != last_view_json_ || s.step() != drawn_step_) {
     try {
       const auto u0 = std::chrono::steady_clock::now();
-      renderer_->update(s, view_);
+      renderer_->update(s, view_, upload_path_);
       // Host time of the update (slice kernels or copies, the map or the wait for the
       // kernels), smoothed: what the Diagnostics panel shows as the slice cost.
       const double ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - u0).count();
-      update_ms_ = update_ms_ > 0 ? 0.9 * update_ms_ + 0.1 * ms : ms;
+      times_.update_ms = times_.update_ms > 0 ? 0.9 * times_.update_ms + 0.1 * ms : ms;
     } catch (const std::exception& e) {
       session_.message = e.what();
       view_.field.clear();
@@ -327,10 +235,10 @@ bool GuiApp::save_window_png(const std::string& path) {
   glReadBuffer(GL_BACK);
   try {
     render::write_png(path, render::read_pixels(fbw, fbh));
-    status_ = "saved " + path;
+    output_->status = "saved " + path;
     return true;
   } catch (const std::exception& e) {
-    status_ = e.what();
+    output_->status = e.what();
     std::cerr << "fluxview gui: " << e.what() << "\n";
     return false;
   }
@@ -341,8 +249,8 @@ void GuiApp::handle_shortcuts() {
   if (io.WantCaptureKeyboard) return;
   if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) session_.set_running(!session_.running());
   if (ImGui::IsKeyPressed(GLFW_KEY_S, false)) session_.step_once();
-  if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) do_reset();
-  if (ImGui::IsKeyPressed(GLFW_KEY_P, false)) screenshot_requested_ = true;
+  if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) reset_run();
+  if (ImGui::IsKeyPressed(GLFW_KEY_P, false)) output_->screenshot_requested = true;
 }
 
 void GuiApp::handle_scene_mouse(float scene_x, float scene_w) {
@@ -386,7 +294,27 @@ void GuiApp::probe_tooltip() {
   ImGui::EndTooltip();
 }
 
-void GuiApp::panel() {
+void GuiApp::tool_in_view() {
+  int fbw = 0, fbh = 0, ww = 1, wh = 1;
+  glfwGetFramebufferSize(window_, &fbw, &fbh);
+  glfwGetWindowSize(window_, &ww, &wh);
+  PanelContext context = panel_context();
+  steering_->use_in_view(context, fbw / double(ww), fbh / double(wh), fbh);
+}
+
+PanelContext GuiApp::panel_context() {
+  return PanelContext{.session = session_,
+                      .view = view_,
+                      .renderer = *renderer_,
+                      .ui_scale = ui_scale_,
+                      .upload_path = upload_path_,
+                      .needs_upload = needs_upload_,
+                      .profile = profile_,
+                      .times = times_,
+                      .reset_run = [this] { reset_run(); }};
+}
+
+void GuiApp::side_bar() {
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   int ww = 0, wh = 0;
   glfwGetWindowSize(window_, &ww, &wh);
@@ -400,423 +328,12 @@ void GuiApp::panel() {
     if (ImGui::SmallButton("dismiss")) session_.message.clear();
     ImGui::Separator();
   }
-  if (ImGui::CollapsingHeader("Run", ImGuiTreeNodeFlags_DefaultOpen)) run_section();
-  if (ImGui::CollapsingHeader("Steering tools")) tools_section();
-  if (ImGui::CollapsingHeader("Teaching presets")) presets_section();
-  if (ImGui::CollapsingHeader("Parameters")) parameter_section();
-  if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) view_section();
-  if (ImGui::CollapsingHeader("Diagnostics", ImGuiTreeNodeFlags_DefaultOpen)) diagnostics_section();
-  if (ImGui::CollapsingHeader("Output")) output_section();
-  if (ImGui::CollapsingHeader("Catalyst")) catalyst_section();
+  PanelContext context = panel_context();
+  for (const auto& p : panels_)
+    if (ImGui::CollapsingHeader(p->title(),
+                                p->open_at_start() ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+      p->draw(context);
   ImGui::End();
-}
-
-void GuiApp::run_section() {
-  // Scenario, backend and precision take effect on reset, like every parameter.
-  const std::string current = session_.pending.name;
-  if (ImGui::BeginCombo("scenario", current.c_str())) {
-    for (const auto& b : builtin_scenarios()) {
-      if (ImGui::Selectable(b.name.c_str(), b.name == current)) {
-        try {
-          session_.choose_scenario(b.name);
-        } catch (const std::exception& e) {
-          session_.message = e.what();
-        }
-      }
-      if (ImGui::IsItemHovered()) {
-        try {
-          ImGui::SetTooltip("%s", parse_scenario(b.toml, b.name).description.c_str());
-        } catch (...) {
-        }
-      }
-    }
-    ImGui::EndCombo();
-  }
-  help_marker(session_.pending.description);
-  int backend = session_.pending_backend == BackendKind::cuda;
-  const bool has_gpu = cuda::device_count() > 0;
-  ImGui::RadioButton("cpu", &backend, 0);
-  ImGui::SameLine();
-  ImGui::BeginDisabled(!has_gpu);
-  ImGui::RadioButton("cuda", &backend, 1);
-  ImGui::EndDisabled();
-  if (!has_gpu) help_marker("no CUDA device: " + cuda::no_device_reason());
-  session_.pending_backend = backend ? BackendKind::cuda : BackendKind::cpu;
-  ImGui::SameLine();
-  int prec = session_.pending_precision == Precision::f64;
-  ImGui::RadioButton("float", &prec, 0);
-  ImGui::SameLine();
-  ImGui::RadioButton("double", &prec, 1);
-  session_.pending_precision = prec ? Precision::f64 : Precision::f32;
-
-  if (ImGui::Button(session_.running() ? "Pause (space)" : "Run (space)",
-                    ImVec2(130 * ui_scale_, 0)))
-    session_.set_running(!session_.running());
-  ImGui::SameLine();
-  if (ImGui::Button("Step (s)")) session_.step_once();
-  ImGui::SameLine();
-  if (ImGui::Button("Reset (r)")) do_reset();
-  help_marker("Restarts from t = 0 with the scenario, parameters, backend and precision set here.");
-
-  ImGui::Checkbox("fit steps to frame budget", &session_.fit_to_budget);
-  help_marker(
-      "As many steps per frame as fit in the budget, so the window stays smooth (60 fps needs "
-      "budget + drawing under 16 ms). Off: a fixed number of steps per frame.");
-  if (session_.fit_to_budget) {
-    float b = float(session_.budget_ms);
-    if (ImGui::SliderFloat("budget [ms]", &b, 1.0f, 100.0f, "%.0f")) session_.budget_ms = b;
-  } else {
-    ImGui::SliderInt("steps per frame", &session_.steps_per_frame, 1, 1000, "%d",
-                     ImGuiSliderFlags_Logarithmic);
-  }
-  pace_controls();
-  Solver& s = session_.solver();  // grid, backend, precision: fixed until a reset
-  ImGui::Text("step %lld   t = %.6g s   dt = %.3g s", static_cast<long long>(session_.status.step),
-              session_.status.time, session_.status.dt);
-  const auto& n = s.grid().n;
-  ImGui::Text("%s on %s (%s), grid %dx%dx%d", session_.scenario().solver.c_str(),
-              std::string(to_string(s.backend())).c_str(),
-              std::string(to_string(s.precision())).c_str(), n[0], n[1], n[2]);
-  ImGui::SliderFloat("UI scale", &ui_scale_, 0.75f, 2.5f, "%.2f");
-}
-
-void GuiApp::presets_section() {
-  ImGui::TextWrapped(
-      "Ready-made runs for a class: each loads a scenario sized for a laptop, resets and "
-      "chooses the view. Press space to start.");
-  for (const Preset& p : presets()) {
-    if (!is_builtin(p.scenario)) continue;
-    if (ImGui::Button(p.label, ImVec2(-1, 0))) {
-      try {
-        session_.choose_scenario(p.scenario, p.overrides);
-        session_.reset();
-        view_ = render::ViewSettings{};
-        view_.mode = p.mode;
-        needs_upload_ = true;
-        preset_shown_ = int(&p - presets().data());
-      } catch (const std::exception& e) {
-        session_.message = std::string(p.label) + ": " + e.what();
-      }
-    }
-    help_marker(std::string(p.scenario) + "\n" + p.lesson);
-  }
-  // The lesson of the preset loaded last, and what to try with the steering tools.
-  if (preset_shown_ >= 0 && preset_shown_ < int(presets().size()) &&
-      session_.scenario().name == presets()[std::size_t(preset_shown_)].scenario) {
-    const Preset& p = presets()[std::size_t(preset_shown_)];
-    ImGui::Separator();
-    ImGui::TextWrapped("%s", p.lesson);
-    ImGui::TextWrapped("%s", p.action);
-  }
-}
-
-void GuiApp::parameter_section() {
-  ImGui::TextWrapped(
-      "Keys marked ~ are live: an edit takes effect at the next step and is recorded in the "
-      "journal. The others apply on Reset (hover one for why). * marks a value changed from "
-      "the run's.");
-  ParamSet& ps = session_.pending.params;
-  const ParamSet& active = session_.scenario().params;
-  std::string group;
-  bool open = false;
-  static std::string error;
-  for (const ParamSpec& spec : ps.specs()) {
-    const std::string prefix = spec.key.substr(0, spec.key.find('.'));
-    if (prefix != group) {
-      if (open) ImGui::TreePop();
-      group = prefix;
-      open = ImGui::TreeNodeEx(
-          group.c_str(), group == "heat" || group == "grid" ? ImGuiTreeNodeFlags_DefaultOpen : 0);
-    }
-    if (!open) continue;
-    const bool changed = active.has(spec.key) &&
-                         format_value(active.get(spec.key)) != format_value(ps.get(spec.key));
-    const bool live = spec.live && session_.pending.name == session_.scenario().name &&
-                      session_.pending.solver == session_.scenario().solver;
-    const std::string label = spec.key.substr(prefix.size() + 1) + (live ? " ~" : "") +
-                              (changed ? " *" : "") +
-                              (spec.unit.empty() ? "" : " [" + spec.unit + "]") + "##" + spec.key;
-    try {
-      switch (spec.type) {
-        case ParamType::integer: {
-          std::int64_t v = ps.get_int(spec.key);
-          if (ImGui::InputScalar(label.c_str(), ImGuiDataType_S64, &v, nullptr, nullptr, "%lld",
-                                 ImGuiInputTextFlags_EnterReturnsTrue))
-            ps.assign(spec.key, v, "GUI");
-          break;
-        }
-        case ParamType::real: {
-          double v = ps.get_real(spec.key);
-          if (ImGui::InputDouble(label.c_str(), &v, 0, 0, "%.6g",
-                                 ImGuiInputTextFlags_EnterReturnsTrue))
-            ps.assign(spec.key, v, "GUI");
-          break;
-        }
-        case ParamType::boolean: {
-          bool v = ps.get_bool(spec.key);
-          if (ImGui::Checkbox(label.c_str(), &v)) ps.assign(spec.key, v, "GUI");
-          break;
-        }
-        case ParamType::choice: {
-          const std::string v = ps.get_string(spec.key);
-          if (ImGui::BeginCombo(label.c_str(), v.c_str())) {
-            for (const auto& c : spec.choices)
-              if (ImGui::Selectable(c.c_str(), c == v)) ps.assign(spec.key, c, "GUI");
-            ImGui::EndCombo();
-          }
-          break;
-        }
-        case ParamType::text: {
-          std::string v = ps.get_string(spec.key);
-          if (ImGui::InputText(label.c_str(), &v, ImGuiInputTextFlags_EnterReturnsTrue))
-            ps.assign(spec.key, v, "GUI");
-          break;
-        }
-      }
-      help_marker(tooltip_of(spec));
-      // A live key edited: into the running solver now (the run's value stays when it is
-      // refused).
-      if (live && active.has(spec.key) &&
-          format_value(active.get(spec.key)) != format_value(ps.get(spec.key))) {
-        const ParamValue was = active.get(spec.key);
-        try {
-          session_.set_live(spec.key, ps.get(spec.key));
-        } catch (const std::exception& e) {
-          ps.assign(spec.key, was, "GUI");
-          throw;
-        }
-      }
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-  }
-  if (open) ImGui::TreePop();
-  if (!error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 120, 120, 255));
-    ImGui::TextWrapped("%s", error.c_str());
-    ImGui::PopStyleColor();
-    if (ImGui::SmallButton("ok")) error.clear();
-  }
-}
-
-void GuiApp::view_section() {
-  Solver& s = session_.solver();
-  const auto fields = render::ViewRenderer::viewable_fields(s);
-  const std::string shown = view_.field.empty() ? fields.at(0).name : view_.field;
-  if (ImGui::BeginCombo("field", shown.c_str())) {
-    for (const auto& f : fields) {
-      if (ImGui::Selectable(f.name.c_str(), f.name == shown)) view_.field = f.name;
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s [%s]", f.description.c_str(), f.unit.c_str());
-    }
-    ImGui::EndCombo();
-  }
-  int mode = view_.mode == render::ViewMode::slices3d;
-  ImGui::RadioButton("2D slice", &mode, 0);
-  ImGui::SameLine();
-  ImGui::RadioButton("3D view", &mode, 1);
-  view_.mode = mode ? render::ViewMode::slices3d : render::ViewMode::slice2d;
-  if (view_.mode == render::ViewMode::slice2d) {
-    ImGui::Text("normal");
-    for (int a = 0; a < 3; ++a) {
-      ImGui::SameLine();
-      ImGui::RadioButton(a == 0 ? "x" : a == 1 ? "y" : "z", &view_.axis, a);
-    }
-    const char* names[3] = {"x position", "y position", "z position"};
-    ImGui::SliderFloat(names[view_.axis], &view_.position[view_.axis], 0.0f, 1.0f, "%.3f");
-  } else {
-    scene_panel(view_, fields, ui_scale_);
-    ImGui::SliderAngle("yaw", &view_.yaw, -180, 180);
-    ImGui::SliderAngle("pitch", &view_.pitch, -85, 85);
-    ImGui::SliderFloat("distance", &view_.distance, 0.6f, 8.0f, "%.2f");
-    help_marker("Or drag in the view to turn the box, and use the wheel to come closer.");
-  }
-  // With the volume shown, colormap and log scale sit in its transfer-function editor.
-  const bool in_editor = view_.mode == render::ViewMode::slices3d && view_.layers.volume;
-  if (!in_editor && ImGui::BeginCombo("colormap", view_.colormap.c_str())) {
-    for (const auto& c : render::colormap_names())
-      if (ImGui::Selectable(c.c_str(), c == view_.colormap)) view_.colormap = c;
-    ImGui::EndCombo();
-  }
-  ImGui::Checkbox("auto range", &view_.auto_range);
-  help_marker(
-      "On: the field's current min and max. Off: the fixed range below (compare runs, or keep "
-      "colours from drifting as a field decays).");
-  if (!view_.auto_range) {
-    ImGui::InputDouble("min", &view_.lo, 0, 0, "%.6g");
-    ImGui::InputDouble("max", &view_.hi, 0, 0, "%.6g");
-  } else if (ImGui::SmallButton("freeze current range")) {
-    view_.auto_range = false;
-    view_.lo = renderer_->lo();
-    view_.hi = renderer_->hi();
-  }
-  if (!in_editor) {
-    ImGui::Checkbox("log scale", &view_.log_scale);
-    help_marker(
-        "Colours by log(value); a bottom at or below 0 is raised to six decades under the top.");
-    ImGui::SameLine();
-  }
-  ImGui::Checkbox("colour bar", &view_.colorbar);
-  if (view_.mode == render::ViewMode::slice2d)
-    ImGui::TextDisabled("hover the slice for the value under the cursor");
-  // A 1D run reads best as a curve (read_state copies the line).
-  if (!profile_.empty())
-    ImGui::PlotLines("##profile", profile_.data(), int(profile_.size()), 0,
-                     ("profile of " + shown).c_str(), FLT_MAX, FLT_MAX,
-                     ImVec2(ImGui::GetContentRegionAvail().x, 140 * ui_scale_));
-}
-
-void GuiApp::diagnostics_section() {
-  // On the CPU a worker thread steps beside the drawing, in chunks of its own length: its
-  // time is not part of a frame's, and is not shown as if it were.
-  if (session_.threaded())
-    ImGui::Text("%.0f fps (%.1f ms a frame); worker: %.1f ms a chunk", fps_, frame_ms_,
-                session_.last_step_ms);
-  else
-    ImGui::Text("%.0f fps (%.1f ms a frame, of which %.1f ms stepping)", fps_, frame_ms_,
-                std::min(session_.last_step_ms, frame_ms_));
-  ImGui::Text("%.4g steps/s   %.4g cell-updates/s", session_.steps_per_second,
-              session_.cell_updates_per_second);
-  // How slices reach their textures, and why not by the preferred path where they do not.
-  const render::SliceTexture& shown = renderer_->shown_texture();
-  ImGui::Text("slices: %s, %.3f ms an update%s", render::upload_path_name(shown.last_path()),
-              update_ms_, shown.interop_note().empty() ? "" : " (?)");
-  if (!shown.interop_note().empty()) help_marker(shown.interop_note());
-  if (const auto* vol = renderer_->volume(); vol && view_.mode == render::ViewMode::slices3d &&
-                                             (view_.layers.volume || view_.layers.iso)) {
-    ImGui::Text("volume: %s%s%s", render::upload_path_name(vol->values().last_path()),
-                vol->skipped() ? ", skipping empty bricks" : "",
-                vol->values().note().empty() ? "" : " (?)");
-    if (!vol->values().note().empty()) help_marker(vol->values().note());
-  }
-  for (const auto& [name, series] : session_.history) {
-    if (series.values.empty()) continue;
-    const auto [lo, hi] = std::minmax_element(series.values.begin(), series.values.end());
-    char overlay[96];
-    std::snprintf(overlay, sizeof overlay, "%.6g %s", series.values.back(), series.unit.c_str());
-    ImGui::TextUnformatted(name.c_str());
-    ImGui::PlotLines(("##" + name).c_str(), series.values.data(), int(series.values.size()), 0,
-                     overlay, *lo,
-                     *hi + (*hi == *lo ? 1e-6f * std::max(1.0f, std::abs(*hi)) : 0.0f),
-                     ImVec2(ImGui::GetContentRegionAvail().x, 48 * ui_scale_));
-    time_series_markers(series.values.size());
-    help_marker(name + ": last " + std::to_string(series.values.size()) +
-                " samples, about ten a second; from " + std::to_string(*lo) + " to " +
-                std::to_string(*hi));
-  }
-}
-
-void GuiApp::output_section() {
-  ImGui::InputText("screenshot", &screenshot_path_);
-  ImGui::SameLine();
-  if (ImGui::Button("save##shot")) screenshot_requested_ = true;
-  help_marker("The whole window as a PNG (key p).");
-  ImGui::InputText("record to", &record_dir_);
-  ImGui::SameLine();
-  if (ImGui::Button(recorder_.recording() ? "stop##rec" : "record##rec"))
-    status_ = recorder_.recording() ? recorder_.stop() : recorder_.start(record_dir_);
-  help_marker(
-      "The window for every frame in which the run stepped: into a film where the name ends "
-      "in .mp4, .mkv, .mov or .avi, else into that folder as frame_000000.png, ...");
-  ImGui::InputText("view file", &view_path_);
-  if (ImGui::Button("save view")) {
-    try {
-      const std::string text = render::to_json(view_).dump(2);
-      write_file_atomic(view_path_, [&](std::ostream& out) { out << text << "\n"; });
-      status_ = "view saved to " + view_path_;
-    } catch (const std::exception& e) {
-      status_ = e.what();
-    }
-  }
-  ImGui::SameLine();
-  if (ImGui::Button("load view")) {
-    try {
-      std::ifstream in(view_path_);
-      if (!in) throw std::runtime_error("cannot read " + view_path_);
-      view_ = render::view_settings_from_json(nlohmann::json::parse(in));
-      status_ = "view loaded from " + view_path_;
-    } catch (const std::exception& e) {
-      status_ = e.what();
-    }
-  }
-  ImGui::InputText("snapshot dir", &snapshot_dir_);
-  ImGui::SameLine();
-  if (ImGui::Button("write##snap")) {
-    try {
-      auto lock = session_.access(-1);
-      try {
-        status_ = "wrote " + session_.write_snapshot(snapshot_dir_);
-      } catch (...) {
-        session_.release(lock);
-        throw;
-      }
-      session_.release(lock);
-    } catch (const std::exception& e) {
-      status_ = e.what();
-    }
-  }
-  help_marker("Every field at this step as VTK ImageData (.vti) plus series.pvd, for ParaView.");
-  if (!status_.empty()) ImGui::TextWrapped("%s", status_.c_str());
-}
-
-void GuiApp::catalyst_section() {
-  if (!CatalystControl::available()) {
-    ImGui::TextDisabled("this build has no Catalyst (ParaView 5.11 was not found)");
-    return;
-  }
-  ImGui::InputText("script", &catalyst_script_);
-  ImGui::SameLine();
-  if (ImGui::Button("load##catalyst")) {
-    const std::string error = catalyst_.load(catalyst_script_);
-    catalyst_message_ = error.empty() ? "loaded " + catalyst_script_ : error;
-  }
-  help_marker(
-      "A ParaView Catalyst pipeline (Python): the examples in assets/catalyst/ or one saved "
-      "with ParaView's File > Save Catalyst State. It runs inside the simulation "
-      "(docs/insitu.md).");
-  int every = int(catalyst_.every);
-  if (ImGui::InputInt("every N steps", &every)) catalyst_.every = std::max(1, every);
-  ImGui::InputText("output dir", &catalyst_.output_dir);
-  help_marker(
-      "Where the example scripts write (FLUXVIEW_CATALYST_OUTPUT); set it before the first load.");
-  const auto scripts = catalyst_.status();
-  if (!scripts.empty() &&
-      ImGui::BeginTable("catalyst", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
-    ImGui::TableSetupColumn("on");
-    ImGui::TableSetupColumn("script");
-    ImGui::TableSetupColumn("runs");
-    ImGui::TableSetupColumn("last step");
-    ImGui::TableSetupColumn("last ms");
-    ImGui::TableHeadersRow();
-    for (std::size_t i = 0; i < scripts.size(); ++i) {
-      const auto& s = scripts[i];
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      bool on = s.enabled && !s.failed;
-      ImGui::BeginDisabled(s.failed);
-      if (ImGui::Checkbox(("##on" + std::to_string(i)).c_str(), &on)) catalyst_.set_enabled(i, on);
-      ImGui::EndDisabled();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(std::filesystem::path(s.script).filename().string().c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.script.c_str());
-      ImGui::TableNextColumn();
-      ImGui::Text("%lld", static_cast<long long>(s.runs));
-      ImGui::TableNextColumn();
-      if (s.last_step >= 0)
-        ImGui::Text("%lld", static_cast<long long>(s.last_step));
-      else
-        ImGui::TextDisabled("-");
-      ImGui::TableNextColumn();
-      ImGui::Text("%.1f", s.last_seconds * 1e3);
-    }
-    ImGui::EndTable();
-    for (const auto& s : scripts)
-      if (!s.last_error.empty())
-        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s failed and was dropped:\n%s",
-                           std::filesystem::path(s.script).filename().string().c_str(),
-                           s.last_error.c_str());
-  }
-  if (!catalyst_message_.empty()) ImGui::TextWrapped("%s", catalyst_message_.c_str());
 }
 
 }  // namespace fluxview::app

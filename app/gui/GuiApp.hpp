@@ -1,14 +1,15 @@
 #pragma once
-#include <cstddef>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "app/gui/CatalystControl.hpp"
-#include "app/gui/Recorder.hpp"
+#include "app/gui/CatalystPanel.hpp"
+#include "app/gui/OutputPanel.hpp"
+#include "app/gui/Panel.hpp"
 #include "app/gui/Session.hpp"
+#include "app/gui/SteeringPanel.hpp"
+#include "render/SliceSpec.hpp"
 #include "render/ViewSettings.hpp"
 
 struct GLFWwindow;
@@ -19,10 +20,10 @@ class ViewRenderer;
 
 namespace fluxview::app {
 
-// The interactive window: a side panel of ImGui controls (run, parameters, view,
-// output, diagnostics) and the view of the field beside it. Stepping happens on this
-// thread within a time budget per frame (Session::frame_steps), so drawing and input
-// stay smooth whatever the grid size, as long as one step fits in the budget.
+// The interactive window: a side bar of panels (Panel.hpp: run, steering tools, lessons,
+// parameters, view, diagnostics, output, Catalyst) and the view of the field beside it. Stepping
+// happens on this thread within a time budget per frame (Session::frame_steps), so drawing and
+// input stay smooth whatever the grid size, as long as one step fits in the budget.
 class GuiApp {
  public:
   GuiApp(const Scenario& sc, BackendKind backend, Precision precision);
@@ -32,64 +33,41 @@ class GuiApp {
   int run(std::int64_t frames, const std::string& screenshot);
   // Shows this view (a saved view file, --view-file).
   void set_view(const render::ViewSettings& v) { view_ = v; }
+  // How device fields reach GL (--upload-path; the Diagnostics panel changes it).
+  void set_upload_path(render::UploadPath p) { upload_path_ = p; }
   // Applies a steering file's entries as the run reaches their steps (Session::plan).
   void steer_with(const Journal& j, const std::string& origin) { session_.plan(j, origin); }
   const Journal& journal() const { return session_.journal(); }
 
  private:
-  void panel();
-  void run_section();
-  void parameter_section();
-  void view_section();
-  void output_section();
-  void diagnostics_section();
-  void presets_section();
-  void catalyst_section();
+  void side_bar();
   void handle_shortcuts();
   void handle_scene_mouse(float scene_x, float scene_w);
   void probe_tooltip();
-  // GuiSteering.cpp: the pace and the end, the tools, a tool applied in the 2D view, the
-  // markers of changes on the time series just plotted.
-  void pace_controls();
-  void tools_section();
-  void tool_in_view();
-  void time_series_markers(std::size_t samples);
-  void read_state();                              // owning Session::access: slices, range, profile
+  void tool_in_view();  // the Steering tools panel's tool, where the 2D view is clicked
+  void read_state();    // owning Session::access: slices, range, profile
   bool save_window_png(const std::string& path);  // false (and a message) on failure
-  void do_reset();
+  void reset_run();
+  PanelContext panel_context();
 
   GLFWwindow* window_ = nullptr;
   Session session_;
-  CatalystControl catalyst_;
-  std::string catalyst_script_ = "assets/catalyst/slice_png.py";
-  std::string catalyst_message_;
   render::ViewSettings view_;
   std::unique_ptr<render::ViewRenderer> renderer_;
+  render::UploadPath upload_path_ = render::UploadPath::automatic;
   float ui_scale_ = 1.0f;
   float panel_width_ = 420.0f;
-  // Output paths typed into the panel.
-  std::string screenshot_path_ = "fluxview-screenshot.png";
-  std::string record_dir_ = "fluxview-frames";  // a folder of PNGs, or a film (.mp4, ...)
-  std::string view_path_ = "fluxview-view.json";
-  std::string snapshot_dir_ = "fluxview-snapshots";
-  Recorder recorder_;
-  bool screenshot_requested_ = false;
-  std::string status_;  // the last output action, shown under the output section
-  // Frame timing.
-  double fps_ = 0, frame_ms_ = 0;
-  double update_ms_ = 0;  // slice update (renderer_->update), smoothed
+  // The side bar, top to bottom; output_, catalyst_ and steering_ are also used by the
+  // frame loop.
+  OutputPanel* output_ = nullptr;
+  SteeringPanel* steering_ = nullptr;
+  CatalystPanel* catalyst_ = nullptr;
+  std::vector<std::unique_ptr<Panel>> panels_;
+  FrameTimes times_;
   std::string last_view_json_;
   std::int64_t drawn_step_ = -1;
   bool needs_upload_ = true;
   std::vector<float> profile_;  // the line of a 1D run
-  // Steering tools: the one chosen, its brush radius (m), its other arguments by
-  // "tool.argument", whether a click in the 2D view applies it, what the last stroke did.
-  int tool_index_ = 0;
-  double tool_radius_ = 0;
-  std::map<std::string, double> tool_args_;
-  bool tool_armed_ = false;
-  int preset_shown_ = -1;  // the teaching preset loaded last (its lesson stays in view)
-  std::string tool_message_;
 };
 
 }  // namespace fluxview::app

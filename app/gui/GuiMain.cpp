@@ -22,6 +22,7 @@
 namespace fluxview::app {
 
 bool gui_available(std::string* why_not) {
+  // The display the user's session names (user-facing, docs/gui.md "Starting it").
   if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY")) {
     if (why_not) *why_not = "no display: DISPLAY and WAYLAND_DISPLAY are unset";
     return false;
@@ -65,6 +66,7 @@ int gui_command(const GuiOptions& o) {
       o.steer.empty() ? std::nullopt : std::optional(read_journal_file(o.steer));
   GuiApp app(sc, backend, precision);
   if (view) app.set_view(*view);
+  app.set_upload_path(render::parse_upload_path(o.upload_path));  // checked by the command line
   if (steering) app.steer_with(*steering, "--steer " + o.steer);
   const int code = app.run(o.exit_after_frames, o.screenshot);
   // What was applied, for a script to compare with `fluxview run --steer` of the same file.

@@ -4,7 +4,6 @@
 #include <exception>
 #include <filesystem>
 
-#include "fileio/AtomicFile.hpp"
 #include "fileio/Folders.hpp"
 #include "render/GlResources.hpp"
 #include "render/Image.hpp"

@@ -1,4 +1,7 @@
-// The Catalyst adaptor: the only file that includes ParaView headers.
+// The Catalyst adaptor: the only file that includes ParaView headers. About 500 lines on
+// purpose: splitting it would compile ParaView's heavy headers once per piece, and its
+// parts (the output window, ParaView's start, the grid, the pipelines) share VTK types
+// that the header keeps out of every other file.
 //
 // The state goes to the pipelines as one vtkImageData on the channel "input": whole
 // extent = the global grid (this rank's piece of it under MPI), one cell (or point, for
@@ -150,19 +153,28 @@ std::string display_problem() {
 // finalises Python and (when it started it) MPI, neither of which can start again, so a
 // second adaptor in the same process (the GUI restarting a run) would abort. The
 // processor is only the ParaView session; each adaptor drives its own pipelines.
-CapturingOutputWindow* start_paraview(void* mpi_comm) {
-  static CapturingOutputWindow* output = nullptr;
-  static vtkCPProcessor* processor = nullptr;  // deliberately leaked, see above
-  if (processor) return output;
-  // Python's output goes through vtkOutputWindow, where it is captured per script.
-  output = CapturingOutputWindow::New();
-  output->quiet = std::getenv("FLUXVIEW_CATALYST_QUIET") != nullptr;
-  output->verbose = std::getenv("FLUXVIEW_CATALYST_VERBOSE") != nullptr;
-  vtkOutputWindow::SetInstance(output);
-  vtkPythonInterpreter::SetRedirectOutput(true);
+// What is printed follows `log` (the newest adaptor's, as the window is the process's).
+void apply_log(CapturingOutputWindow* output, CatalystLog log) {
+  static const vtkLogger::Verbosity paraview_default = vtkLogger::GetCurrentVerbosityCutoff();
+  output->quiet = log == CatalystLog::quiet;
+  output->verbose = log == CatalystLog::verbose;
   // ParaView logs a warning per step when a pipeline asks for another time than the
   // one just given; errors still show.
-  if (!output->verbose) vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_ERROR);
+  vtkLogger::SetStderrVerbosity(output->verbose ? paraview_default : vtkLogger::VERBOSITY_ERROR);
+}
+
+CapturingOutputWindow* start_paraview(void* mpi_comm, CatalystLog log) {
+  static CapturingOutputWindow* output = nullptr;
+  static vtkCPProcessor* processor = nullptr;  // deliberately leaked, see above
+  if (processor) {
+    apply_log(output, log);
+    return output;
+  }
+  // Python's output goes through vtkOutputWindow, where it is captured per script.
+  output = CapturingOutputWindow::New();
+  apply_log(output, log);
+  vtkOutputWindow::SetInstance(output);
+  vtkPythonInterpreter::SetRedirectOutput(true);
   if (const std::string why = display_problem(); !why.empty())
     std::cerr << "fluxview: warning: " << why
               << "; Catalyst scripts that render will abort ParaView (run under xvfb-run -a)\n";
@@ -221,7 +233,7 @@ CatalystAdaptor::CatalystAdaptor(CatalystOptions options) : impl_(std::make_uniq
   if (m.options.every < 1)
     throw CatalystError("--catalyst-every " + std::to_string(m.options.every) +
                         ": must be 1 or more");
-  m.output = start_paraview(m.options.mpi_comm);
+  m.output = start_paraview(m.options.mpi_comm, m.options.log);
   // Through Python's own os.environ: ParaView's interpreter took its copy of the
   // environment before this point.
   if (!m.options.output_dir.empty())
@@ -571,6 +583,7 @@ nlohmann::json CatalystAdaptor::summary_json() const {
                        {"last_error", st.last_error}});
   return {{"scripts", scripts},
           {"every", impl_->options.every},
+          {"log", catalyst_log_name(impl_->options.log)},
           {"offered", s.offered},
           {"executed", s.executed},
           {"bytes_device_to_host", s.bytes_device_to_host},

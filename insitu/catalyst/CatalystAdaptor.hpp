@@ -27,10 +27,19 @@ class CatalystError : public std::runtime_error {
 
 enum class CatalystOnError { stop, drop_script };
 
+// What a run prints of the pipelines (--catalyst-log): what the scripts print (normal),
+// only their errors (quiet), or also ParaView's warnings, hidden otherwise (verbose).
+enum class CatalystLog { normal, quiet, verbose };
+// "normal", "quiet", "verbose"; parse throws std::invalid_argument naming what is allowed.
+const char* catalyst_log_name(CatalystLog log);
+CatalystLog parse_catalyst_log(const std::string& name);
+
 struct CatalystOptions {
   std::vector<std::string> scripts;  // Python pipeline scripts (ParaView "Save Catalyst State")
   std::int64_t every = 1;            // offer the state every N steps (pipelines may ask for less)
   CatalystOnError on_error = CatalystOnError::stop;
+  // Process-wide in ParaView: the newest adaptor's choice holds for every adaptor.
+  CatalystLog log = CatalystLog::normal;
   // Where the example scripts write (they read FLUXVIEW_CATALYST_OUTPUT, which is set to
   // this unless the user set it); empty: leave the environment alone.
   std::string output_dir;

@@ -11,7 +11,7 @@
 # those libraries' headers, and the VTK shared libraries that need them carry their own
 # DT_NEEDED entries, so the link does not need them either.
 #
-# Targets are made global so that app/ and tests/ can link the static fluxview_insitu
+# Targets are made global so that app/ and tests/ can link the static fluxview_catalyst
 # whose link interface names them.
 
 set(FLUXVIEW_PARAVIEW_FOUND OFF)

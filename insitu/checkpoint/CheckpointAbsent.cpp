@@ -1,4 +1,6 @@
 // Checkpoints in a build without HDF5: every use says so.
+#include <string>
+
 #include "insitu/checkpoint/Checkpoint.hpp"
 #include "sim/core/ConfigError.hpp"
 
@@ -13,7 +15,8 @@ namespace {
 std::filesystem::path checkpoint_piece_path(const std::filesystem::path& path) {
   return path;
 }
-void write_checkpoint(const std::filesystem::path&, const Scenario&, const Solver&) {
+void write_checkpoint(const std::filesystem::path&, const Scenario&, const Solver&,
+                      const std::string&) {
   absent();
 }
 Checkpoint open_checkpoint(const std::filesystem::path&) {

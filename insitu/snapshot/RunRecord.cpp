@@ -19,8 +19,8 @@ nlohmann::json params_json(const ParamSet& p) {
   return j;
 }
 
-nlohmann::json make_run_json(const Scenario& scenario, const Solver& solver, const RunSummary& s,
-                             const std::vector<SnapshotRecord>& snapshots) {
+nlohmann::json make_run_json(const Scenario& scenario, const Solver& solver, const RunSummary& s) {
+  const std::vector<SnapshotRecord>& snapshots = s.snapshots;
   nlohmann::json j;
   // Format 2: status "running" until the end, the process and its heartbeat, the lock.
   j["fluxview_run_format"] = 2;

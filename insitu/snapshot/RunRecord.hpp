@@ -35,13 +35,13 @@ struct RunSummary {
   nlohmann::json restarted_from;
   double wall_seconds = 0;
   std::int64_t steps_run = 0;
-  std::vector<Diagnostic> diagnostics;  // at the last snapshot (all ranks reduced)
+  std::vector<SnapshotRecord> snapshots;  // written so far, the earlier run's first
+  std::vector<Diagnostic> diagnostics;    // at the last snapshot (all ranks reduced)
   std::vector<std::pair<std::string, nlohmann::json>> extra;  // e.g. catalyst bytes
 };
 
 nlohmann::json make_run_json(const Scenario& scenario, const Solver& solver,
-                             const RunSummary& summary,
-                             const std::vector<SnapshotRecord>& snapshots);
+                             const RunSummary& summary);
 // Parameters as a JSON object of dotted keys, with their resolved values.
 nlohmann::json params_json(const ParamSet& p);
 void write_run_json(const std::filesystem::path& path, const nlohmann::json& j);

@@ -1,6 +1,6 @@
-// The zero-copy slice paths (DESIGN.md): a kernel reads the slice from the solver's
-// device buffer and stores it into the GL texture's array through a surface object
-// (mapped per update), or into device memory that GL imported and copies from (the
+// The zero-copy slice paths (docs/performance.md, "Slice updates and frame rate"): a kernel reads
+// the slice from the solver's device buffer and stores it into the GL texture's array through a
+// surface object (mapped per update), or into device memory that GL imported and copies from (the
 // shared-memory path, no map).
 #include <cuda.h>  // types only: driver calls go through cudaGetDriverEntryPointByVersion
 #include <cudaTypedefs.h>
@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -120,22 +119,9 @@ cudaSurfaceObject_t surface_of(Registration* reg) {
   return reg->surface;
 }
 
-bool g_own_stream = false;
-cudaStream_t g_stream = nullptr;
-cudaEvent_t g_solver_done = nullptr;
-
-// The stream slice work goes on: the legacy default stream (where the solvers step),
-// or a non-blocking stream that first waits for the work queued there.
-cudaStream_t slice_stream() {
-  if (!g_own_stream) return 0;
-  if (!g_stream) {
-    FLUXVIEW_CUDA_CHECK(cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking));
-    FLUXVIEW_CUDA_CHECK(cudaEventCreateWithFlags(&g_solver_done, cudaEventDisableTiming));
-  }
-  FLUXVIEW_CUDA_CHECK(cudaEventRecord(g_solver_done, 0));
-  FLUXVIEW_CUDA_CHECK(cudaStreamWaitEvent(g_stream, g_solver_done, 0));
-  return g_stream;
-}
+// Slice work goes on the legacy default stream, after the solver's steps (a stream of its
+// own, ordered after them by an event, measured the same: docs/performance.md).
+constexpr cudaStream_t kSliceStream = 0;
 
 void launch_to_surface(const FieldView& v, SliceSpec s, cudaSurfaceObject_t surf,
                        cudaStream_t stream) {
@@ -161,15 +147,7 @@ void launch_to_buffer(const FieldView& v, SliceSpec s, float* out, cudaStream_t 
   FLUXVIEW_CUDA_LAUNCH_CHECK();
 }
 
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
 }  // namespace
-
-void use_own_stream(bool on) {
-  g_own_stream = on;
-}
 
 void write_slice(void* registration, const FieldView& v, SliceSpec s) {
   write_slices(&registration, v, &s, 1);
@@ -181,57 +159,12 @@ void write_slices(void* const* registrations, const FieldView& v, const SliceSpe
   if (count < 1 || count > 3) throw std::invalid_argument("write_slices: 1 to 3 slices");
   for (int i = 0; i < count; ++i)
     resources[i] = static_cast<Registration*>(registrations[i])->resource;
-  const cudaStream_t stream = slice_stream();
+  const cudaStream_t stream = kSliceStream;
   FLUXVIEW_CUDA_CHECK(cudaGraphicsMapResources(count, resources, stream));
   for (int i = 0; i < count; ++i)
     launch_to_surface(v, slices[i], surface_of(static_cast<Registration*>(registrations[i])),
                       stream);
   FLUXVIEW_CUDA_CHECK(cudaGraphicsUnmapResources(count, resources, stream));
-}
-
-WriteTiming profile_write_slice(void* registration, const FieldView& v, SliceSpec s, int reps) {
-  auto* reg = static_cast<Registration*>(registration);
-  WriteTiming t;
-  for (int i = 0; i < reps; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    FLUXVIEW_CUDA_CHECK(cudaGraphicsMapResources(1, &reg->resource, 0));
-    FLUXVIEW_CUDA_CHECK(cudaDeviceSynchronize());
-    t.map_ms += ms_since(t0);
-    t0 = std::chrono::steady_clock::now();
-    launch_to_surface(v, s, surface_of(reg), 0);
-    FLUXVIEW_CUDA_CHECK(cudaDeviceSynchronize());
-    t.kernel_ms += ms_since(t0);
-    t0 = std::chrono::steady_clock::now();
-    FLUXVIEW_CUDA_CHECK(cudaGraphicsUnmapResources(1, &reg->resource, 0));
-    FLUXVIEW_CUDA_CHECK(cudaDeviceSynchronize());
-    t.unmap_ms += ms_since(t0);
-  }
-  t.map_ms /= reps;
-  t.kernel_ms /= reps;
-  t.unmap_ms /= reps;
-  return t;
-}
-
-void* register_buffer(unsigned int gl_buffer, std::string* why) {
-  cudaGraphicsResource_t r = nullptr;
-  const cudaError_t e =
-      cudaGraphicsGLRegisterBuffer(&r, gl_buffer, cudaGraphicsRegisterFlagsWriteDiscard);
-  if (e != cudaSuccess) {
-    cudaGetLastError();
-    if (why) *why = std::string("cudaGraphicsGLRegisterBuffer: ") + cudaGetErrorString(e);
-    return nullptr;
-  }
-  return new Registration{r};
-}
-
-void write_slice_to_buffer(void* registration, const FieldView& v, SliceSpec s) {
-  auto* reg = static_cast<Registration*>(registration);
-  FLUXVIEW_CUDA_CHECK(cudaGraphicsMapResources(1, &reg->resource, 0));
-  void* ptr = nullptr;
-  size_t bytes = 0;
-  FLUXVIEW_CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&ptr, &bytes, reg->resource));
-  launch_to_buffer(v, s, static_cast<float*>(ptr), 0);
-  FLUXVIEW_CUDA_CHECK(cudaGraphicsUnmapResources(1, &reg->resource, 0));
 }
 
 void copy_slice_device_to_host(const FieldView& v, SliceSpec s, float* out) {
@@ -459,7 +392,7 @@ void read_shared_memory(void* handle, std::size_t offset, std::size_t bytes, voi
 void write_slices_shared(void* const* handles, const FieldView& v, const SliceSpec* slices,
                          int count) {
   if (count < 1 || count > 3) throw std::invalid_argument("write_slices_shared: 1 to 3 slices");
-  const cudaStream_t stream = slice_stream();
+  const cudaStream_t stream = kSliceStream;
   for (int i = 0; i < count; ++i) {
     auto* a = static_cast<const SharedAllocation*>(handles[i]);
     const SliceGeometry g = geometry(v, slices[i]);

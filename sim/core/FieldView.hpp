@@ -39,6 +39,9 @@ HostArray gather_interior(const FieldView& v);
 // The box of `n` cells starting at local index `lo` (ghosts included where the box
 // reaches into them), as gather_interior does for the interior.
 HostArray gather_box(const FieldView& v, std::array<int, 3> lo, std::array<int, 3> n);
+// The same copy into memory the caller owns (`dst`: n[0] * n[1] * n[2] values of the
+// field's precision, x fastest), e.g. a VTK array the Catalyst adaptor hands over.
+void copy_box(const FieldView& v, std::array<int, 3> lo, std::array<int, 3> n, void* dst);
 // The inverse: writes a host array into the interior of a field's storage (host or
 // device) laid out by `layout`; ghosts are left alone. Sizes and precision must match.
 void scatter_interior(const HostArray& a, void* data, const FieldLayout& layout, Location where);

@@ -1,4 +1,5 @@
 #pragma once
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -26,6 +27,11 @@ struct SolverFamily {
   // Checks across parameters that single ranges cannot express (stable dt, kmin <= kmax,
   // grid larger than the stencil). Throws ConfigError. Runs at load, before any output.
   std::function<void(const ParamSet&)> validate;
+  // Files of the family's own that a headless run writes beside each snapshot (fd: the
+  // kinetic-energy spectrum, when fd.spectrum is on), into `dir`, named by the step like
+  // the snapshot, each written atomically. Collective under MPI. Empty: none.
+  std::function<void(const Solver&, const ParamSet&, const std::filesystem::path& dir)>
+      write_output_files;
 };
 
 // All families compiled in (sim/registry).

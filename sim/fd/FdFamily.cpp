@@ -3,6 +3,8 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <sstream>
@@ -195,6 +197,12 @@ SolverFamily family() {
   f.default_length = 2 * 3.14159265358979323846;
   f.create = make_solver;
   f.validate = validate;
+  f.write_output_files = [](const Solver& s, const ParamSet& p, const std::filesystem::path& dir) {
+    if (!writes_spectrum(p)) return;
+    char name[48];
+    std::snprintf(name, sizeof name, "spectrum_%06lld.csv", static_cast<long long>(s.step()));
+    write_spectrum_csv(s, (dir / name).string());
+  };
   return f;
 }
 

@@ -319,3 +319,27 @@ TEST(Cli, ForcedTurbulenceWritesASpectrumWithEachSnapshot) {
     EXPECT_GE(rows, 11) << f;  // every shell out to the corner of the 12^3 box, at rest too
   }
 }
+
+// What used to be environment variables are options: a value outside their choices is
+// refused with exit code 2, naming the option and what it takes, before anything is
+// written; the gui checks its own the same way.
+TEST(Cli, UploadPathAndCatalystLogTakeOnlyTheirChoices) {
+  const fs::path d = fresh_dir("knob_options");
+  struct Case {
+    std::string args, message;
+  };
+  const Case cases[] = {
+      {"run heat/hot-wall --backend cpu --upload-path fast --output " + d.string(),
+       "--upload-path: fast not in {auto,shared,map,host}"},
+      {"run heat/hot-wall --backend cpu --catalyst-log loud --output " + d.string(),
+       "--catalyst-log: loud not in {normal,quiet,verbose}"},
+      {"gui heat/hot-wall --backend cpu --upload-path texture",
+       "--upload-path: texture not in {auto,shared,map,host}"},
+  };
+  for (const Case& c : cases) {
+    const Result r = run_fluxview(c.args);
+    EXPECT_EQ(r.code, 2) << c.args << ": " << r.out;
+    EXPECT_NE(r.out.find(c.message), std::string::npos) << c.args << ": " << r.out;
+    EXPECT_FALSE(fs::exists(d)) << c.args;
+  }
+}

@@ -32,7 +32,7 @@ def check(cond, what):
 def run(args, work, name, *extra, expect=0):
     out = os.path.join(work, name)
     shutil.rmtree(out, ignore_errors=True)
-    cmd = [args.fluxview, 'run', *extra, '--output', out, '--quiet']
+    cmd = [args.fluxview, 'run', *extra, '--output', out, '--quiet', '--catalyst-log', 'quiet']
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     for attempt in range(2):
         # SIGABRT: -6 from the process itself, 134 (128 + 6) as mpirun reports it.
@@ -321,7 +321,7 @@ def case_mpi_extracts(args, work):
     cmd = ['mpirun', '--oversubscribe', '-np', '2', args.fluxview, 'run', 'heat/hot-spot', '--backend', 'cpu',
            '--set', 'grid.nx=17', '--set', 'grid.ny=12', '--set', 'grid.nz=10', '--steps', '4', '--every', '2',
            '--catalyst-every', '2', '--catalyst', f'{args.assets}/extracts.py', '--catalyst',
-           f'{args.assets}/slice_png.py', '--output', out, '--quiet']
+           f'{args.assets}/slice_png.py', '--output', out, '--quiet', '--catalyst-log', 'quiet']
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=180)
     print('$', ' '.join(cmd), '->', p.returncode)
     if p.returncode != 0:
@@ -406,7 +406,6 @@ def main():
     args = p.parse_args()
     work = os.path.join(args.work, args.case)
     os.makedirs(work, exist_ok=True)
-    os.environ['FLUXVIEW_CATALYST_QUIET'] = '1'
     globals()['case_' + args.case](args, work)
     if FAILURES:
         print(f'{len(FAILURES)} check(s) failed')

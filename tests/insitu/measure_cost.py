@@ -35,9 +35,9 @@ def run(fluxview, work, name, scenario_args, script, every, steps):
     out = os.path.join(work, name)
     shutil.rmtree(out, ignore_errors=True)
     cmd = [fluxview, 'run', *scenario_args, '--steps', str(steps), '--every', '0', '--backend', 'cpu',
-           '--catalyst', script, '--catalyst-every', str(every), '--output', out, '--quiet']
-    env = dict(os.environ, FLUXVIEW_CATALYST_QUIET='1')
-    subprocess.run(cmd, check=True, env=env, capture_output=True, timeout=600)
+           '--catalyst', script, '--catalyst-every', str(every), '--output', out, '--quiet',
+           '--catalyst-log', 'quiet']
+    subprocess.run(cmd, check=True, capture_output=True, timeout=600)
     with open(os.path.join(out, 'run.json')) as f:
         return json.load(f)
 

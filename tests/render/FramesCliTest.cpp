@@ -10,8 +10,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "render/GlResources.hpp"
 #include "render/Image.hpp"
@@ -142,4 +144,28 @@ TEST(FramesCli, BadOptionsAreRefusedBeforeAnythingIsWritten) {
     EXPECT_NE(r.out.find(c.message), std::string::npos) << c.args << "\n" << r.out;
     EXPECT_FALSE(fs::exists(out)) << c.args << ": output written for bad input";
   }
+}
+
+// --upload-path pins how device fields reach GL; a CPU run's fields are on the host and
+// take the host's way whatever is pinned: the same pictures as with the automatic
+// choice, and run.json records what was asked for.
+TEST(FramesCli, APinnedUploadPathLeavesACpuRunsFramesAsTheyAreAndIsRecorded) {
+  std::vector<Image> frames;
+  for (const std::string path : {"auto", "map"}) {
+    const fs::path d = fresh_dir("upload_" + path);
+    const auto r = test::run_fluxview(
+        "run heat/hot-spot --backend cpu --set grid.n=12 --steps 2 --render-every 2 "
+        "--render-size 96x72 --quiet --upload-path " +
+        path + " --output " + d.string());
+    ASSERT_EQ(r.code, 0) << path << ": " << r.out;
+    ASSERT_EQ(pngs_in(d / "frames"),
+              (std::set<std::string>{"frame_000000.png", "frame_000002.png"}))
+        << path;
+    frames.push_back(read_png(d / "frames" / "frame_000002.png"));
+    std::ifstream in(d / "run.json");
+    const auto j = nlohmann::json::parse(in);
+    EXPECT_EQ(j.at("frames").at("upload_path"), path) << j.dump();
+  }
+  ASSERT_EQ(frames[0].width, 96);
+  EXPECT_EQ(frames[0].rgba, frames[1].rgba) << "the pinned path changed a CPU run's picture";
 }

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <utility>
 
 #include "render/ColorbarTicks.hpp"
 #include "render/DerivedFields.hpp"
@@ -71,6 +72,23 @@ TEST(ColorbarTicks, RoundValuesInsideTheRangeInOneFormat) {
   // Negative ranges keep their signs and one format.
   t = colorbar_ticks(-0.0084, 0.0127, false, 6);
   EXPECT_EQ(labels_of(t), (std::vector<std::string>{"-0.005", "0.000", "0.005", "0.010"}));
+}
+
+// A nearly constant field (a state at rest, a hot spot's first steps in double) gets a
+// few ticks, none further out than the rounding tolerance, not one tick for every step
+// within that tolerance (millions, which took seconds a frame to draw).
+TEST(ColorbarTicks, ANearlyConstantRangeGetsAFewTicks) {
+  for (const auto& [lo, hi] : {std::pair{20.0, 20.0 + 1e-12}, std::pair{1e20, 1e20 * (1 + 1e-14)},
+                               std::pair{-3.0, -3.0 + 1e-15}}) {
+    const auto t = colorbar_ticks(lo, hi, false, 7);
+    EXPECT_GE(t.size(), 2u) << lo;
+    EXPECT_LE(t.size(), 8u) << lo;
+    const double tolerance = 1e-9 * std::max(std::abs(lo), std::abs(hi));
+    for (const auto& tick : t) {
+      EXPECT_GE(tick.value, lo - tolerance) << lo;
+      EXPECT_LE(tick.value, hi + tolerance) << lo;
+    }
+  }
 }
 
 TEST(ColorbarTicks, LogScaleTicksAreDecadesOr125) {

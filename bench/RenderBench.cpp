@@ -2,8 +2,9 @@
 //   render_bench slice [N]   time SliceTexture updates of an N x N slice (default 1024)
 //                            from a CUDA solver, shared-memory, mapped-texture ("interop")
 //                            and host paths, both precisions
-//   render_bench frames [N]  frames per second of the 3D view while an N^3 (default 256)
-//                            CUDA heat run steps, for several steps per frame
+//   render_bench frames [N [PATH]]  frames per second of the 3D view while an N^3
+//                            (default 256) CUDA heat run steps, for several steps per
+//                            frame, the slices taking PATH (auto, shared, map or host)
 //   render_bench volume [N]  time the volume's refresh from an N^3 (default 256) CUDA
 //                            solver, shared-memory, mapped-texture and host paths, both
 //                            precisions (target 0.1 ms for 256^3 float)
@@ -116,26 +117,7 @@ void slice_bench(int n) {
           path == UploadPath::host ? 50 : 1000);
       print_update("slice_update", n, prec, row_name(path), ms);
     }
-    {
-      interop::use_own_stream(true);
-      SliceTexture tex;
-      print_update("slice_update", n, prec, "interop_own_stream",
-                   time_updates(
-                       [&] {
-                         tex.update(v, {2, 0}, UploadPath::interop);
-                       },
-                       1000));
-      interop::use_own_stream(false);
-    }
     if (prec == Precision::f32) {
-      // Where the interop time goes: map, kernel, unmap, each waited for.
-      SliceTexture tex;
-      void* reg = tex.interop_registration(v, {2, 0}, UploadPath::interop);
-      const auto t = interop::profile_write_slice(reg, v, {2, 0}, 200);
-      std::printf(
-          "{\"what\": \"interop_phases\", \"n\": %d, \"map_ms\": %.4f, \"kernel_ms\": %.4f, "
-          "\"unmap_ms\": %.4f}\n",
-          n, t.map_ms, t.kernel_ms, t.unmap_ms);
       // Where the shared-memory time goes, each phase waited for: the wait for GL's
       // last read (its fence), the kernel with the host wait for it, and finishing the
       // update on the GL side (nothing to copy: the shader reads the buffer in place),
@@ -163,27 +145,6 @@ void slice_bench(int n) {
             "\"kernel_and_host_wait_ms\": %.4f, \"gl_finish_ms\": %.4f}\n",
             n, fence_ms / reps, write_ms / reps, copy_ms / reps);
       }
-      // The pixel-buffer variant: a registered GL buffer, then a GL copy into the texture.
-      GLuint pbo = 0;
-      glCreateBuffers(1, &pbo);
-      glNamedBufferData(pbo, GLsizeiptr(n) * n * 4, nullptr, GL_STREAM_DRAW);
-      std::string why;
-      void* breg = interop::register_buffer(pbo, &why);
-      if (breg) {
-        const auto ms = time_updates(
-            [&] {
-              interop::write_slice_to_buffer(breg, v, {2, 0});
-              glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo);
-              glTextureSubImage2D(tex.texture(), 0, 0, 0, n, n, GL_RED, GL_FLOAT, nullptr);
-              glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-            },
-            1000);
-        print_update("slice_update", n, prec, "interop_pbo", ms);
-        interop::unregister_texture(breg);
-      } else {
-        std::fprintf(stderr, "pbo variant: %s\n", why.c_str());
-      }
-      glDeleteBuffers(1, &pbo);
     }
   }
   // Slice size: is the cost per byte or per call?
@@ -236,7 +197,7 @@ void slice_bench(int n) {
   }
 }
 
-void frames_bench(int n) {
+void frames_bench(int n, UploadPath path) {
   const int w = 1280, h = 720;
   OffscreenRenderer off(w, h);
   std::fprintf(stderr, "context: %s\n", off.context().description().c_str());
@@ -253,7 +214,7 @@ void frames_bench(int n) {
         solver->advance(steps_per_frame);
         steps += steps_per_frame;
       }
-      off.renderer().update(*solver, vs);
+      off.renderer().update(*solver, vs, path);
       target.bind();
       off.renderer().draw(vs, 0, 0, w, h);
       glFinish();  // a swap would wait for the frame the same way
@@ -262,10 +223,10 @@ void frames_bench(int n) {
     solver->synchronize();
     const double el = since(t0);
     std::printf(
-        "{\"what\": \"frames_while_stepping\", \"n\": %d, \"width\": %d, \"height\": %d, "
-        "\"steps_per_frame\": %d, "
+        "{\"what\": \"frames_while_stepping\", \"n\": %d, \"path\": \"%s\", \"width\": %d, "
+        "\"height\": %d, \"steps_per_frame\": %d, "
         "\"fps\": %.1f, \"steps_per_s\": %.1f, \"cell_updates_per_s\": %.4g}\n",
-        n, w, h, steps_per_frame, frames / el, steps / el,
+        n, upload_path_option(path), w, h, steps_per_frame, frames / el, steps / el,
         steps * double(solver->grid().cells()) / el);
     std::fflush(stdout);
   }
@@ -384,7 +345,8 @@ int main(int argc, char** argv) {
     if (what == "slice")
       slice_bench(argc > 2 ? std::stoi(argv[2]) : 1024);
     else if (what == "frames")
-      frames_bench(argc > 2 ? std::stoi(argv[2]) : 256);
+      frames_bench(argc > 2 ? std::stoi(argv[2]) : 256,
+                   parse_upload_path(argc > 3 ? argv[3] : "auto"));
     else if (what == "volume")
       volume_bench(argc > 2 ? std::stoi(argv[2]) : 256);
     else if (what == "volume-frames")
