@@ -108,16 +108,6 @@ class MeshSelectingSolver final : public Solver {
   std::vector<std::pair<std::string, std::string>> run_facts() const override {
     return inner_->run_facts();
   }
-  // Steering goes to the solver of the mesh in use (the adaptive one refuses it).
-  void set_live(const std::string& key, const ParamValue& value) override {
-    inner_->set_live(key, value);
-  }
-  std::vector<ToolSpec> tools() const override {
-    return inner_->tools();
-  }
-  ToolReport apply_tool(const ToolCall& call) override {
-    return inner_->apply_tool(call);
-  }
   // The solver doing the work (for the AMR output and views, which ask it for its blocks).
   const Solver* inner() const {
     return inner_.get();
