@@ -13,7 +13,7 @@
 // S_L = min(u_L - c_L, u_R - c_R), S_R = max(u_L + c_L, u_R + c_R).
 // Primitives come from the conserved state with rho and p held at their floors.
 // A cell whose stage result has rho <= rho_floor or p <= p_floor is recomputed with
-// first-order fluxes on its faces; if that fails too, rho and p are raised to the floors
+// first-order fluxes on its faces, HLL with Einfeldt's speeds whatever fv.riemann says; if that fails too, rho and p are raised to the floors
 // (velocity kept); each such cell-stage is counted (corrected_cells).
 // Ghost cells, two per side: outflow repeats the edge cell, reflecting mirrors the cells
 // with the normal momentum negated, periodic wraps; here they are index arithmetic.
@@ -226,12 +226,34 @@ class FvModel {
   }
 
   // The Riemann flux along axis a between face states L and R (primitives).
-  Vars riemann_flux(const Vars& L, const Vars& R, int a) const {
+  // einfeldt: the fallback's flux, HLL with Einfeldt's speeds whatever fv.riemann says.
+  Vars riemann_flux(const Vars& L, const Vars& R, int a, bool einfeldt = false) const {
     const Vars uL = conserved(L), uR = conserved(R);
     const Vars fL = physical_flux(L, a), fR = physical_flux(R, a);
     const Tracked cL = sound_speed(L), cR = sound_speed(R);
     const Tracked vL = L[1 + a], vR = R[1 + a];
     Vars f;
+    if (einfeldt) {
+      // Einfeldt 1988: S_L = min(u_L - c_L, u~ - c~), S_R = max(u_R + c_R, u~ + c~), with
+      // u~, H~ the Roe averages (weights sqrt(rho)), c~^2 = (g - 1) (H~ - |u~|^2 / 2).
+      const Tracked rl = sqrt(L[0]), rr = sqrt(R[0]);
+      Tracked u2 = Tracked(0), un = Tracked(0);
+      for (int b = 0; b < 3; ++b) {
+        const Tracked ub = (rl * L[1 + b] + rr * R[1 + b]) / (rl + rr);
+        u2 = u2 + ub * ub;
+        if (b == a) un = ub;
+      }
+      const Tracked hL = (uL[4] + L[4]) / L[0], hR = (uR[4] + R[4]) / R[0];
+      const Tracked h = (rl * hL + rr * hR) / (rl + rr);
+      const Tracked c2 = (g() - Tracked(1)) * (h - Tracked(0.5) * u2);
+      const Tracked c = sqrt(max(c2, Tracked(0)));
+      const Tracked sL = min(vL - cL, un - c), sR = max(vR + cR, un + c);
+      if (sL.v >= 0) return fL;
+      if (sR.v <= 0) return fR;
+      for (int m = 0; m < 6; ++m)
+        f[m] = (sR * fL[m] - sL * fR[m] + sL * sR * (uR[m] - uL[m])) / (sR - sL);
+      return f;
+    }
     if (riemann == Riemann::llf) {
       // Eq. (12): F = 1/2 (F_L + F_R - lambda_0 (U_R - U_L)), lambda_0 = max |u| + c.
       const Tracked l0 = max(abs(vL) + cL, abs(vR) + cR);
@@ -285,7 +307,7 @@ class FvModel {
         R = q[2];
       }
     }
-    return riemann_flux(L, R, a);
+    return riemann_flux(L, R, a, first_order);
   }
 
   // L(U) at a cell: the flux differences along x, then y, then z.

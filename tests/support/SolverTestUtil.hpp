@@ -43,7 +43,9 @@ inline double max_relative_difference(const Solver& a, const Solver& b, const st
     d = std::max(d, std::fabs(x[i] - y[i]));
     m = std::max(m, std::fabs(y[i]));
   }
-  return d / m;
+  // Equal fields differ by 0 even where both are 0 everywhere (a velocity component at
+  // rest); a field of zeros against one that is not gives infinity.
+  return d == 0 ? 0.0 : d / m;
 }
 
 inline double diagnostic(Solver& s, const std::string& name) {
