@@ -1,4 +1,4 @@
-// The Catalyst adaptor: the only file that includes ParaView headers. About 500 lines on
+// The Catalyst adaptor: the only file that includes ParaView headers. About 600 lines on
 // purpose: splitting it would compile ParaView's heavy headers once per piece, and its
 // parts (the output window, ParaView's start, the grid, the pipelines) share VTK types
 // that the header keeps out of every other file.

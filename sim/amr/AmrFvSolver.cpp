@@ -6,6 +6,9 @@
 // fv.amr.regrid_every steps the blocks are estimated, the forest adapted and the state
 // remapped (AmrMesh::regrid). A step moves the CFL rate (8 bytes) from the device, a regrid
 // one number per block (the indicator) and the task lists the other way.
+// About 600 lines in one file on purpose: the step, the regrid, the diagnostics and the
+// views all work on the same block pools and task lists of one class; the ghost exchange
+// between ranks, when it comes, is the part to move out.
 #include "sim/amr/AmrFvSolver.hpp"
 
 #include <unistd.h>
