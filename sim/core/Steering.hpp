@@ -7,11 +7,14 @@
 // What a family allows is said where its parameters are (its ...Family.cpp: which keys are
 // live, and why the others are not) and in its solver (the tools it offers, and what its
 // state refuses). The types here are shared by every family, the GUI and the runner.
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "sim/core/Parameter.hpp"

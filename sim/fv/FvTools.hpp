@@ -15,6 +15,7 @@
 // solid, each stage runs stage_with_solids() instead of the backend's stage: one thread a
 // cell computing its six faces, simpler and slower than the fused tile kernel, and only
 // for runs with obstacles.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <memory>
