@@ -9,6 +9,7 @@
 // block, z the blocks' z ranges one after another (cell k of the box is cell k % nz of
 // block k / nz), so the execution layer's for_each_cell and reduce_cells serve them.
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>

@@ -2,6 +2,7 @@
 #include "sim/amr/AmrMesh.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>

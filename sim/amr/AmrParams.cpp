@@ -1,10 +1,12 @@
 // The adaptive mesh's parameters and their checks.
 #include "sim/amr/AmrParams.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "sim/core/ConfigError.hpp"

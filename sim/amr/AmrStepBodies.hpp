@@ -2,6 +2,7 @@
 // Per-cell bodies of the adaptive mesh's reductions, resampling and packing, written once
 // for both execution spaces (AmrLoops.hpp). Bodies over the whole pool take the z index of
 // the all-blocks box (AmrLoops.hpp): block k / nz, cell k % nz.
+#include <array>
 #include <cmath>
 #include <cstdint>
 

@@ -10,6 +10,7 @@
 //   reduce_per_block(space, blocks, layout, identity, body, out)   out[b] = the cells of
 //       block b's interior joined (body(b, i, j, k, acc) adds a cell): a reduction per
 //       block, such as the refinement indicator.
+#include <array>
 #include <cstdint>
 
 #include "sim/core/Exec.hpp"

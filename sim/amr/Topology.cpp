@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace fluxview::amr {

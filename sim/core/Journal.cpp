@@ -7,7 +7,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <sstream>
+#include <type_traits>
 #include <utility>
 #include <variant>
 

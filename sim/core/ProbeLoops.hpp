@@ -1,6 +1,7 @@
 #pragma once
 // The probe loop of Probe.hpp, written once over the execution space: Probe.cpp
 // instantiates it on the host, cuda/Probe.cu on the device. Private to those two.
+#include <array>
 #include <cstdint>
 
 #include "sim/core/Exec.hpp"

@@ -1,6 +1,7 @@
 #include "sim/core/Solver.hpp"
 
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 
 namespace fluxview {

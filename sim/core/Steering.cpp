@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <system_error>
 #include <utility>
+#include <variant>
 
 #include "sim/core/ConfigError.hpp"
 

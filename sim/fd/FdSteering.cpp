@@ -1,8 +1,11 @@
 #include "sim/fd/FdSteering.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <sstream>
 #include <string>
+#include <variant>
 
 #include "sim/core/Parallel.hpp"
 

@@ -1,4 +1,6 @@
 // The fd family's tools on the host, and the choice of where they run.
+#include <memory>
+
 #include "sim/core/ExecHost.hpp"
 #include "sim/fd/FdTools.hpp"
 

@@ -1,8 +1,12 @@
 #include "sim/heat/HeatSteering.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <sstream>
+#include <string>
+#include <variant>
 
 namespace fluxview::heat {
 

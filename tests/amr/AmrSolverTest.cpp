@@ -5,6 +5,8 @@
 // parameters refused naming the key.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>

@@ -3,8 +3,10 @@
 // function of position, totals over the blocks, and the face-ghost cells of a block.
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "sim/amr/AmrMesh.hpp"

@@ -5,9 +5,11 @@
 // the step falls as h^(M+1).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <random>
 
 #include "sim/fv/AderPredictor.hpp"

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cmath>
+#include <memory>
 #include <random>
 
 #include "sim/fv/CellReconstruction.hpp"

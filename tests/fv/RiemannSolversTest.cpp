@@ -4,7 +4,9 @@
 // first-order Godunov scheme with HLLE that the fallback relies on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
 #include <random>
 #include <vector>
 

@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "sim/fv/TimeSteppers.hpp"

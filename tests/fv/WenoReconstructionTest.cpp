@@ -3,9 +3,11 @@
 // order on smooth data, no new extrema at a jump, the same weights whatever the units.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "sim/fv/WenoReconstruction.hpp"

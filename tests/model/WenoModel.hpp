@@ -18,6 +18,8 @@
 // place of the solver's precision a difference is worth.
 #include <array>
 #include <cmath>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "tests/model/Tracked.hpp"

@@ -4,6 +4,7 @@
 // constant lines, in float and double.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <random>

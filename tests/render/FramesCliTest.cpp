@@ -3,6 +3,7 @@
 // reads with the right frame count and size, and bad options refused before anything
 // is written.
 #include <gtest/gtest.h>
+#include <memory>
 #include <sstream>
 #include <vector>
 
