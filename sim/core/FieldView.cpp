@@ -1,5 +1,6 @@
 #include "sim/core/FieldView.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 

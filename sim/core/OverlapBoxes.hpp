@@ -3,6 +3,7 @@
 // interior box, whose cells read no ghost of a face shared with another rank (updated
 // while the ghosts travel), and disjoint slabs covering the rest (updated once they have
 // arrived). Every cell is in exactly one box, so the result does not depend on the cut.
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <vector>

@@ -2,6 +2,7 @@
 // substep), the four 2N-storage registers and, for the two-pass method, the div u field,
 // all where its backend computes, with periodic ghost zones of width 3 filled before every
 // substep.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
