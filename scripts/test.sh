@@ -5,9 +5,18 @@
 # Extra ctest arguments (e.g. -L physics) are passed on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# How long each part took, printed as it ends (the README's timings come from these lines).
+start=$SECONDS
+mark=$SECONDS
+took() {
+  echo "test.sh: $1 took $((SECONDS - mark)) s ($((SECONDS - start)) s in all)"
+  mark=$SECONDS
+}
 bash scripts/install-deps.sh
+took "installing the packages"
 cmake --preset ci
 cmake --build --preset ci -j"$(nproc)"
+took "the ci build"
 # What a build for one architecture with Debian 12's GCC cannot see: a CUDA source that does
 # not build for the oldest or newest architecture of the default list, and a standard header
 # used but not included (GCC 13 fails on those; include-what-you-use finds them).
@@ -16,13 +25,20 @@ if grep -q '"FLUXVIEW_HAVE_CUDA=1"\|FLUXVIEW_HAVE_CUDA=1' build-ci/compile_comma
 else
   echo "test.sh: no CUDA in this build (nvcc not found): the architecture check is skipped"
 fi
+took "the architecture check"
 python3 scripts/check-includes.py build-ci
+took "the include check"
 # The CPU code under AddressSanitizer + UndefinedBehaviorSanitizer (unit and physics
 # tests), and a minute of fuzzing the scenario parser from the kept corpus.
 bash scripts/sanitize.sh
+took "the sanitizer build and tests"
 bash scripts/fuzz.sh 60
+took "the fuzzing"
 # The whole suite last, so that its summary closes the log. A test that fails is run
 # once more before it counts: ParaView's X rendering under Xvfb on a loaded two-core
 # machine has been seen to lose its display (an abort inside vtkXOpenGLRenderWindow),
 # which says nothing about fluxview; a real failure fails twice.
-xvfb-run -a -s "-screen 0 1280x1024x24" ctest --preset ci -j"$(nproc)" --timeout 900 --repeat until-pass:2 "$@"
+status=0
+xvfb-run -a -s "-screen 0 1280x1024x24" ctest --preset ci -j"$(nproc)" --timeout 900 --repeat until-pass:2 "$@" || status=$?
+took "the test suite"
+exit $status

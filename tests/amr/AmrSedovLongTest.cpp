@@ -1,6 +1,7 @@
 // The Sedov shock radius on the adaptive mesh at effective 256^3 within 2% (measured
-// +1.27%), on the CPU: about five minutes on two cores, so it has its own label, `long`,
-// which CI does not run. tests/amr/AmrGpuTest.cpp runs the full box on the GPU.
+// +1.27%), on the CPU: about five minutes of one core, so it has its own label, `long`,
+// to leave it out of a quick `ctest -LE long`; the whole suite (scripts/test.sh, CI) runs
+// it. tests/amr/AmrGpuTest.cpp runs the full box on the GPU.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,15 +1,16 @@
-// The fv family's higher-order stages on the device: the loops of FvModalLoops.hpp
-// (reconstruction, ADER predictor, face fluxes at Gauss points, update; and the WENO-Z
-// face path) instantiated on exec::Device, one kernel a pass, one thread a cell. The
-// pointwise physics is the same code the host runs.
+// The fv family's higher-order stages on the device: which instance of
+// modal_stage_on_device (ModalStage.hpp) a stage takes, and what the modal loops ask of the
+// device space. The loops of FvModalLoops.hpp (reconstruction, ADER predictor, face fluxes
+// at Gauss points, update; and the WENO-Z face path) run one kernel a pass, one thread a
+// cell; the pointwise physics is the same code the host runs.
 #include <algorithm>
-#include <cstring>
+#include <cstddef>
 
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/cuda/CudaCheck.cuh"
-#include "sim/core/cuda/ExecDevice.cuh"
 #include "sim/fv/FvLoops.hpp"
 #include "sim/fv/FvModalLoops.hpp"
+#include "sim/fv/cuda/ModalStage.hpp"
 
 namespace fluxview::fv {
 
@@ -28,34 +29,16 @@ std::size_t scratch_budget(const exec::Device&) {
 
 namespace {
 
-// One stage on the device; the counts come back to the host in the reduction and are
-// added where the solver reads them (device memory), so a stage moves a few bytes.
-template <int M, int NV, class T>
-void run_on_device(const StageArgs<T>& a, Buffer& scratch) {
-  const auto done = higher_order_stage<M, NV>(exec::Device{}, a, scratch);
-  if (a.corrected && done.corrected.value) {
-    unsigned long long c = 0;
-    copy_bytes(&c, Location::host, a.corrected, Location::device, sizeof c);
-    c += done.corrected.value;
-    copy_bytes(a.corrected, Location::device, &c, Location::host, sizeof c);
-  }
-  if (a.rate_bits) {
-    unsigned long long bits = 0;
-    std::memcpy(&bits, &done.rate.value, sizeof bits);
-    copy_bytes(a.rate_bits, Location::device, &bits, Location::host, sizeof bits);
-  }
-}
-
 template <int NV, class T>
 void run_nv(const StageArgs<T>& a, Buffer& scratch) {
-  if (a.path == StagePath::wenoz_faces) return run_on_device<-1, NV>(a, scratch);
+  if (a.path == StagePath::wenoz_faces) return modal_stage_on_device<-1, NV>(a, scratch);
   switch (a.degree) {
     case 1:
-      return run_on_device<1, NV>(a, scratch);
+      return modal_stage_on_device<1, NV>(a, scratch);
     case 2:
-      return run_on_device<2, NV>(a, scratch);
+      return modal_stage_on_device<2, NV>(a, scratch);
     default:
-      return run_on_device<3, NV>(a, scratch);
+      return modal_stage_on_device<3, NV>(a, scratch);
   }
 }
 
