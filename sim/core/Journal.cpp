@@ -16,6 +16,7 @@
 
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/SolverFamily.hpp"
+#include "sim/core/TomlText.hpp"
 
 namespace fluxview {
 
@@ -76,27 +77,6 @@ std::vector<std::string> words_of(const std::string& line) {
   return w;
 }
 
-// Steering files are ASCII but for whole-line comments: the rule Scenario.cpp explains
-// (Debian's toml++ misbehaves on some non-ASCII input in malformed values).
-void check_ascii(std::string_view t, const std::string& origin) {
-  int line = 1;
-  bool comment_line = false, line_start = true;
-  for (char ch : t) {
-    if (ch == '\n') {
-      ++line;
-      comment_line = false;
-      line_start = true;
-      continue;
-    }
-    if (line_start && ch == '#') comment_line = true;
-    if (ch != ' ' && ch != '\t') line_start = false;
-    if (static_cast<unsigned char>(ch) >= 0x80 && !comment_line)
-      throw ConfigError(origin + ":" + std::to_string(line) +
-                        ": non-ASCII character; steering files are ASCII (but for whole-line # "
-                        "comments)");
-  }
-}
-
 }  // namespace
 
 std::string journal_line(const JournalEntry& e) {
@@ -142,7 +122,7 @@ std::string Journal::to_toml() const {
 }
 
 Journal parse_journal_lines(std::string_view text, const std::string& origin) {
-  check_ascii(text, origin);
+  refuse_non_ascii(text, origin, "steering files");
   Journal j;
   std::istringstream in{std::string(text)};
   std::string line;
@@ -211,16 +191,7 @@ Journal parse_journal_lines(std::string_view text, const std::string& origin) {
 }
 
 Journal parse_journal_toml(std::string_view toml_text, const std::string& origin) {
-  check_ascii(toml_text, origin);
-  toml::table root;
-  try {
-    root = toml::parse(toml_text, origin);
-  } catch (const toml::parse_error& e) {
-    const auto& where = e.source().begin;
-    throw ConfigError(origin + ":" + std::to_string(where.line) + ":" +
-                      std::to_string(where.column) +
-                      ": TOML syntax error: " + std::string(e.description()));
-  }
+  const toml::table root = parse_toml_text(toml_text, origin, "steering files");
   Journal j;
   const toml::node* at = root.get("at");
   if (!at) return j;

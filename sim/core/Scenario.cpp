@@ -17,6 +17,7 @@
 
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/SolverFamily.hpp"
+#include "sim/core/TomlText.hpp"
 
 namespace fluxview {
 
@@ -67,32 +68,6 @@ void flatten(const toml::table& t, const std::string& prefix,
   }
 }
 
-// Scenario files are ASCII, except on whole-line comments. Debian's toml++ 3.3 reaches
-// an "unreachable" branch (undefined behaviour) on some non-ASCII input in malformed
-// values (found by tests/fuzz), and where a string or comment begins inside malformed
-// text cannot be known before parsing; refusing non-ASCII outside full-line comments
-// is the rule that is safe for every input.
-void check_ascii(std::string_view t, const std::string& origin) {
-  int line = 1;
-  std::size_t line_start = 0;
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    if (t[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-      continue;
-    }
-    if (static_cast<unsigned char>(t[i]) < 0x80) continue;
-    const auto first = t.find_first_not_of(" \t", line_start);
-    if (first != std::string_view::npos && first < i && t[first] == '#') {
-      i = std::min(t.find('\n', i), t.size()) - 1;  // skip the rest of the comment
-      continue;
-    }
-    throw ConfigError(
-        origin + ":" + std::to_string(line) + ":" + std::to_string(i - line_start + 1) +
-        ": non-ASCII character; scenario files are ASCII (but for whole-line # comments)");
-  }
-}
-
 }  // namespace
 
 std::vector<BuiltinScenario> builtin_scenarios() {
@@ -106,16 +81,7 @@ std::vector<BuiltinScenario> builtin_scenarios() {
 }
 
 Scenario parse_scenario(std::string_view toml_text, const std::string& origin) {
-  check_ascii(toml_text, origin);
-  toml::table root;
-  try {
-    root = toml::parse(toml_text, origin);
-  } catch (const toml::parse_error& e) {
-    const auto& where = e.source().begin;
-    throw ConfigError(origin + ":" + std::to_string(where.line) + ":" +
-                      std::to_string(where.column) +
-                      ": TOML syntax error: " + std::string(e.description()));
-  }
+  const toml::table root = parse_toml_text(toml_text, origin, "scenario files");
   const toml::table* head = root["scenario"].as_table();
   if (!head)
     throw ConfigError(origin +

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <sstream>
 #include <system_error>
 #include <utility>
 #include <variant>
@@ -116,6 +117,13 @@ std::string exact_number(double v) {
   char buf[64];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
   return std::string(buf, r.ptr);
+}
+
+std::string short_number(double v) {
+  std::ostringstream o;
+  o.precision(4);
+  o << v;
+  return o.str();
 }
 
 }  // namespace fluxview

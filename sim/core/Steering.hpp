@@ -105,5 +105,7 @@ const ToolSpec& find_tool(const std::vector<ToolSpec>& tools, const std::string&
 
 // A number as the journal writes it: the shortest text that reads back as the same double.
 std::string exact_number(double v);
+// A number as the tools' reports and refusals print it: four significant digits.
+std::string short_number(double v);
 
 }  // namespace fluxview

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <sstream>
 #include <string>
 #include <variant>
 
@@ -12,13 +11,6 @@
 namespace fluxview::fd {
 
 namespace {
-
-std::string num(double v) {
-  std::ostringstream o;
-  o.precision(4);
-  o << v;
-  return o.str();
-}
 
 StrokeSums everywhere(StrokeSums s) {
   s.mass = parallel::allreduce_sum(s.mass);
@@ -93,14 +85,14 @@ ToolReport FdSteering<T>::apply(const ToolCall& call, T* const* f, const FieldLa
   const Brush b = make_brush(grid_, centre, radius, reach, {true, true, true});
   const StrokeSums check = everywhere(tools_->stroke(f, l, b, s, false));
   if (check.cells == 0)
-    throw SteeringError(call.tool + ": the brush of radius " + num(radius) +
+    throw SteeringError(call.tool + ": the brush of radius " + short_number(radius) +
                         " m reaches no cell; allowed: a radius of at least half a cell");
   const double mach = std::sqrt(check.u2_max) / c.cs;
   if (!(mach <= kMaxStrokeMach))
-    throw SteeringError(call.tool + ": the flow would reach Mach " + num(mach) +
+    throw SteeringError(call.tool + ": the flow would reach Mach " + short_number(mach) +
                         " (|u| / fd.cs), which sixth-order central differences cannot carry (they "
                         "capture no shocks); allowed: a stroke that keeps the flow below Mach " +
-                        num(kMaxStrokeMach));
+                        short_number(kMaxStrokeMach));
   const StrokeSums d = everywhere(tools_->stroke(f, l, b, s, true));
   const double dv = grid_.spacing[0] * grid_.spacing[1] * grid_.spacing[2];
   ToolReport r;
@@ -112,12 +104,12 @@ ToolReport FdSteering<T>::apply(const ToolCall& call, T* const* f, const FieldLa
                {"mach_max", "", mach},
                {"cells", "", double(d.cells)}};
   if (s.kind == StrokeKind::density_bump)
-    r.summary = "density bump: mass " + std::string(d.mass >= 0 ? "+" : "") + num(d.mass * dv) +
-                " over " + std::to_string(d.cells) + " cells";
+    r.summary = "density bump: mass " + std::string(d.mass >= 0 ? "+" : "") +
+                short_number(d.mass * dv) + " over " + std::to_string(d.cells) + " cells";
   else
     r.summary = call.tool + ": kinetic energy " + (d.kinetic >= 0 ? "+" : "") +
-                num(d.kinetic * dv) + " over " + std::to_string(d.cells) + " cells (Mach " +
-                num(mach) + " at most)";
+                short_number(d.kinetic * dv) + " over " + std::to_string(d.cells) +
+                " cells (Mach " + short_number(mach) + " at most)";
   return r;
 }
 

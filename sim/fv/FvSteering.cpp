@@ -5,7 +5,6 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <sstream>
 #include <string>
 #include <variant>
 #include <vector>
@@ -17,13 +16,6 @@
 namespace fluxview::fv {
 
 namespace {
-
-std::string num(double v) {
-  std::ostringstream o;
-  o.precision(4);
-  o << v;
-  return o.str();
-}
 
 PaintSums everywhere(PaintSums s) {
   s.mass = parallel::allreduce_sum(s.mass);
@@ -54,9 +46,10 @@ void FvSolver<T>::set_live(const std::string& key, const ParamValue& value) {
     const double p_min = parallel::allreduce_min(field_stats(view("p")).min);
     if (!(p_min * factor > c.physics.p_floor))
       throw SteeringError(key + " = " + format_value(value) + ": the lowest pressure, " +
-                          num(p_min) + " Pa, would fall to " + num(p_min * factor) +
-                          " Pa, at or below fv.p_floor = " + num(c.physics.p_floor) +
-                          " Pa; allowed: a gamma closer to " + num(config_.physics.gamma));
+                          short_number(p_min) + " Pa, would fall to " +
+                          short_number(p_min * factor) +
+                          " Pa, at or below fv.p_floor = " + short_number(c.physics.p_floor) +
+                          " Pa; allowed: a gamma closer to " + short_number(config_.physics.gamma));
   }
   params_ = p;
   config_ = c;
@@ -116,11 +109,12 @@ ToolReport FvSolver<T>::apply_tool(const ToolCall& call) {
     return everywhere(tools_->paint(u, nv_, solid, layout(), b, p));
   };
   const auto none = [&] {
-    return SteeringError(call.tool + ": the brush at (" + num(centre[0]) + ", " + num(centre[1]) +
-                         ", " + num(centre[2]) + ") m of radius " + num(radius) +
+    return SteeringError(call.tool + ": the brush at (" + short_number(centre[0]) + ", " +
+                         short_number(centre[1]) + ", " + short_number(centre[2]) +
+                         ") m of radius " + short_number(radius) +
                          " m holds no fluid cell centre; allowed: a centre inside the box, off "
                          "the obstacles, and a radius of at least half a cell (" +
-                         num(0.5 * grid_.spacing[0]) + " m)");
+                         short_number(0.5 * grid_.spacing[0]) + " m)");
   };
   ToolReport r;
   if (call.tool == "blast") {
@@ -129,8 +123,8 @@ ToolReport FvSolver<T>::apply_tool(const ToolCall& call) {
     const double energy = call.arg("energy");
     const PaintSums s = paint({PaintKind::blast, energy / (double(cells) * dv)});
     r.amounts = {{"energy_added", "J", s.energy * dv}, {"cells", "", double(s.cells)}};
-    r.summary =
-        "blast: " + num(s.energy * dv) + " J added in " + std::to_string(s.cells) + " cells";
+    r.summary = "blast: " + short_number(s.energy * dv) + " J added in " + std::to_string(s.cells) +
+                " cells";
   } else if (call.tool == "cloud") {
     const PaintSums s = paint({PaintKind::cloud, 0, call.arg("density_ratio")});
     if (s.cells == 0) throw none();
@@ -140,7 +134,8 @@ ToolReport FvSolver<T>::apply_tool(const ToolCall& call) {
                  {"momentum_y_added", "kg m/s", s.momentum[1] * dv},
                  {"momentum_z_added", "kg m/s", s.momentum[2] * dv},
                  {"cells", "", double(s.cells)}};
-    r.summary = "cloud: " + num(s.mass * dv) + " kg added in " + std::to_string(s.cells) + " cells";
+    r.summary = "cloud: " + short_number(s.mass * dv) + " kg added in " + std::to_string(s.cells) +
+                " cells";
   } else if (call.tool == "obstacle") {
     // The stage that honours obstacles is the second-order one (FvTools.hpp).
     if (stage_path(config_) != StagePath::plm_faces || config_.time != TimeStepper::rk2)
@@ -164,8 +159,8 @@ ToolReport FvSolver<T>::apply_tool(const ToolCall& call) {
                  {"momentum_y_added", "kg m/s", s.momentum[1] * dv},
                  {"momentum_z_added", "kg m/s", s.momentum[2] * dv},
                  {"cells", "", double(s.cells)}};
-    r.summary = "obstacle: " + std::to_string(s.cells) + " cells made solid (" + num(s.mass * dv) +
-                " kg held at rest)";
+    r.summary = "obstacle: " + std::to_string(s.cells) + " cells made solid (" +
+                short_number(s.mass * dv) + " kg held at rest)";
   } else if (call.tool == "obstacle-clear") {
     const std::int64_t freed = solid ? paint({PaintKind::free_solid}).cells : 0;
     solid_cells_ -= freed;

@@ -4,7 +4,6 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <sstream>
 #include <string>
 #include <variant>
 
@@ -13,13 +12,6 @@ namespace fluxview::heat {
 namespace {
 
 constexpr double kAbsoluteZero = -273.15;  // degC
-
-std::string num(double v) {
-  std::ostringstream o;
-  o.precision(4);
-  o << v;
-  return o.str();
-}
 
 exec::Box join(const exec::Box& a, const exec::Box& b) {
   if (a.empty()) return b;
@@ -94,11 +86,12 @@ ToolReport HeatSteering<T>::apply(const ToolCall& call, Field<T>& cur) {
     double d = INFINITY;
     for (int a = 0; a < 3; ++a)
       if (grid_.n[a] > 1) d = std::fmin(d, grid_.spacing[a]);
-    return SteeringError(tool + ": the brush at (" + num(centre[0]) + ", " + num(centre[1]) + ", " +
-                         num(centre[2]) + ") m of radius " + num(radius) +
+    return SteeringError(tool + ": the brush at (" + short_number(centre[0]) + ", " +
+                         short_number(centre[1]) + ", " + short_number(centre[2]) +
+                         ") m of radius " + short_number(radius) +
                          " m reaches no free grid point; allowed: a centre inside the box and a "
                          "radius of at least half the spacing (" +
-                         num(0.5 * d) + " m)");
+                         short_number(0.5 * d) + " m)");
   };
   ToolReport r;
   if (call.tool == "heat-spot") {
@@ -108,14 +101,14 @@ ToolReport HeatSteering<T>::apply(const ToolCall& call, Field<T>& cur) {
         everywhere(tools_->heat_spot(cur.data(), fixed, l, b, amplitude, false));
     if (check.cells == 0) throw none(call.tool);
     if (check.lowest < kAbsoluteZero)
-      throw SteeringError("heat-spot: amplitude " + num(amplitude) + " K would cool a point to " +
-                          num(check.lowest) +
+      throw SteeringError("heat-spot: amplitude " + short_number(amplitude) +
+                          " K would cool a point to " + short_number(check.lowest) +
                           " degC, below absolute zero (-273.15 degC); allowed: a smaller "
                           "amplitude where it is this cold");
     const StrokeSums s = everywhere(tools_->heat_spot(cur.data(), fixed, l, b, amplitude, true));
     r.amounts = {{"T_integral_added", "degC m^3", s.added * dv}, {"points", "", double(s.cells)}};
     r.summary = std::string(amplitude >= 0 ? "heat added" : "heat removed") + ": T_integral " +
-                (s.added >= 0 ? "+" : "") + num(s.added * dv) + " degC m^3 over " +
+                (s.added >= 0 ? "+" : "") + short_number(s.added * dv) + " degC m^3 over " +
                 std::to_string(s.cells) + " points";
   } else if (call.tool == "heat-obstacle") {
     const Brush b = make_brush(grid_, centre, radius, 1.0, {false, false, false});
@@ -126,8 +119,8 @@ ToolReport HeatSteering<T>::apply(const ToolCall& call, Field<T>& cur) {
     held_box_ = join(held_box_, brush_box(b, l.n));
     r.amounts = {{"T_integral_added", "degC m^3", s.added * dv}, {"points", "", double(s.cells)}};
     r.summary = "obstacle: " + std::to_string(s.cells) + " points held at " +
-                num(call.arg("temperature")) + " degC (T_integral " + (s.added >= 0 ? "+" : "") +
-                num(s.added * dv) + " degC m^3)";
+                short_number(call.arg("temperature")) + " degC (T_integral " +
+                (s.added >= 0 ? "+" : "") + short_number(s.added * dv) + " degC m^3)";
   } else if (call.tool == "heat-free") {
     const Brush b = make_brush(grid_, centre, radius, 1.0, {false, false, false});
     const std::int64_t n =
