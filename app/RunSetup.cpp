@@ -127,6 +127,10 @@ RunSetup set_up_run(const RunOptions& o, bool quiet) {
   Solver& solver = *r.solver;
   if (!quiet) announce_setup(sc, r.backend);
   solver.reset(sc.params);
+  if (o.checkpoint_every > 0)
+    if (const std::string why = solver.checkpoint_refusal(); !why.empty())
+      throw ConfigError("--checkpoint-every " + std::to_string(o.checkpoint_every) + ": " + why +
+                        "; allowed: --checkpoint-every 0 (no checkpoints)");
   if (r.restart) {
     // This rank's box, read from the pieces that overlap it, whatever rank count wrote them.
     solver.load_state(read_checkpoint_state(*r.restart, solver));

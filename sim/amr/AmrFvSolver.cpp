@@ -281,6 +281,9 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   // The blocks' cells (this rank's: the adaptive mesh runs on one rank, see reset()).
   double cells_per_step() const override { return double(mesh_->blocks()) * cells_per_block(); }
 
+  std::string checkpoint_refusal() const override {
+    return "the adaptive mesh (fv.mesh = amr) cannot write checkpoints yet (docs/amr.md)";
+  }
   std::vector<std::pair<std::string, std::string>> run_facts() const override {
     int deepest = 0;
     for (const auto& b : mesh_->info()) deepest = std::max(deepest, b.level);

@@ -88,6 +88,9 @@ class MeshSelectingSolver final : public Solver {
   double bytes_per_cell_update() const override {
     return inner_->bytes_per_cell_update();
   }
+  std::string checkpoint_refusal() const override {
+    return inner_->checkpoint_refusal();
+  }
   SolverState save_state() const override {
     return inner_->save_state();
   }

@@ -99,6 +99,12 @@ class Solver {
   // on every rank, since a restart on another rank count hands every rank the same text.
   virtual SolverState save_state() const;
   virtual void load_state(const SolverState& state);
+  // Why this solver (as reset) cannot write checkpoints, or "" when it can: asked before a
+  // run with --checkpoint-every writes anything (app/RunSetup.cpp), so a run is refused up
+  // front instead of failing at its first checkpoint.
+  virtual std::string checkpoint_refusal() const {
+    return "this solver cannot write checkpoints yet";
+  }
 
   // Extra facts for run.json (kernel variant, seed, stability number, ...).
   virtual std::vector<std::pair<std::string, std::string>> run_facts() const { return {}; }

@@ -170,6 +170,7 @@ class FdSolver final : public Solver {
 
   // A checkpoint: the interiors of ln rho and u (the RK registers are dead between steps,
   // ghosts are refilled), the clock, and the forcing generator's four words in `extra`.
+  std::string checkpoint_refusal() const override { return ""; }
   SolverState save_state() const override {
     SolverState st;
     st.time = time_;

@@ -65,6 +65,7 @@ class FvSolver final : public Solver {
   std::vector<std::pair<std::string, std::string>> run_facts() const override;
   // FvCheckpoint.cpp
   SolverState save_state() const override;
+  std::string checkpoint_refusal() const override { return ""; }
   void load_state(const SolverState& st) override;
   // FvSteering.cpp
   void set_live(const std::string& key, const ParamValue& value) override;

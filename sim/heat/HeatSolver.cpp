@@ -110,6 +110,7 @@ class HeatSolver final : public Solver {
     return d;
   }
 
+  std::string checkpoint_refusal() const override { return ""; }
   SolverState save_state() const override {
     SolverState st;
     st.time = time_;
