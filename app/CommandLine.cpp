@@ -40,10 +40,10 @@ void add_upload_path_option(CLI::App* c, std::string& path) {
 // What the GUI is asked to do at its end is checked before a window opens: a frame
 // count given must be 1 or more (0 would never end), a screenshot must have a writable
 // file name.
-void check_gui_options(const GuiOptions& o, bool frames_given) {
+void check_gui_options(const GuiOptions& o, bool frames_given, const TypedOptions& typed) {
   if (frames_given)
     check_count("--exit-after-frames", o.exit_after_frames, 1, kMaxCount,
-                "leave the option out to run until the window is closed");
+                "leave the option out to run until the window is closed", typed);
   if (!o.screenshot.empty()) try {
       check_file_writable(o.screenshot);
     } catch (const FileError& e) {
@@ -166,6 +166,14 @@ const CommandLine& CommandLineParser::parse(int argc, const char* const* argv) {
     o->precision_given = command->count("--precision") > 0;
   }
   l.gui_frames_given = exit_after_->count() > 0;
+  const auto as_typed = [](const CLI::App* command, TypedOptions& typed) {
+    for (const CLI::Option* opt : command->get_options())
+      if (opt->count() > 0 && !opt->results().empty())
+        typed[opt->get_name()] = opt->results().back();
+  };
+  as_typed(run_, l.run.typed);
+  as_typed(bench_, l.bench.typed);
+  as_typed(gui_, l.gui_typed);
   return l;
 }
 
@@ -180,7 +188,7 @@ void check_command_line(const CommandLine& c) {
       if (!c.bench.mpi_dims.empty()) parse_mpi_dims(c.bench.mpi_dims);
       break;
     case Command::gui:
-      check_gui_options(c.gui, c.gui_frames_given);
+      check_gui_options(c.gui, c.gui_frames_given, c.gui_typed);
       break;
     case Command::list:
     case Command::none:

@@ -21,6 +21,7 @@ struct CommandLine {
   RunOptions bench;
   GuiOptions gui;
   bool gui_frames_given = false;  // --exit-after-frames on the command line
+  TypedOptions gui_typed;         // the gui command's options as typed
 };
 
 // The CLI11 application that fills a CommandLine; parse() throws CLI::ParseError (which

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -21,6 +22,9 @@ enum ExitCode : int {
 };
 
 // What `fluxview run` and `fluxview bench` were asked, before the scenario resolves it.
+// Option name ("--steps") -> its value as typed on the command line.
+using TypedOptions = std::map<std::string, std::string>;
+
 struct RunOptions {
   std::string scenario;
   bool scenario_given = false;         // named on the command line (not the default)
@@ -62,6 +66,10 @@ struct RunOptions {
   // bench only
   std::optional<std::int64_t> bench_steps;
   std::int64_t warmup = 10;
+  // Each option given, as typed (CommandLineParser): refusals quote it, since CLI11 turns
+  // a number too large for 64 bits into the largest one (99999999999999999999 would be
+  // refused as 9223372036854775807).
+  TypedOptions typed;
 };
 
 // The largest count any count option takes (steps, periods): 2^40.
@@ -70,8 +78,9 @@ inline constexpr std::int64_t kMaxCount = std::int64_t(1) << 40;
 // Count options (steps, periods, frames) are checked alike, before anything else:
 // "--checkpoint-every -1 is out of range; allowed: an integer in [0, 2^40] (0: none)".
 // Throws ConfigError.
+// `typed` gives the text the message quotes, where the option was typed.
 void check_count(const std::string& option, std::int64_t value, std::int64_t min, std::int64_t max,
-                 const std::string& meaning);
+                 const std::string& meaning, const TypedOptions& typed = {});
 // Every option of `fluxview run` that can be judged on its own: counts, --until.
 void check_run_options(const RunOptions& o);
 // bench's counts.

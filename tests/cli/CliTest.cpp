@@ -130,6 +130,10 @@ INSTANTIATE_TEST_SUITE_P(
                  "--every -1 is out of range; allowed: an integer in [0, 2^40]"},
         BadInput{"heat/hot-spot --checkpoint-every -1",
                  "--checkpoint-every -1 is out of range; allowed: an integer in [0, 2^40]"},
+        // Too large for 64 bits: quoted as typed, not as the largest 64-bit number.
+        BadInput{"heat/hot-spot --every 99999999999999999999999",
+                 "--every 99999999999999999999999 is out of range; allowed: an integer in [0, "
+                 "2^40]"},
         BadInput{"heat/hot-spot --checkpoint-keep 0",
                  "--checkpoint-keep 0 is out of range; allowed: an integer in [1, "},
         BadInput{"heat/hot-spot --render-every -2",

@@ -8,6 +8,7 @@
 
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/cuda/CudaCheck.cuh"
+#include "sim/core/cuda/ExecDevice.cuh"
 #include "sim/fv/FvLoops.hpp"
 #include "sim/fv/FvModalLoops.hpp"
 #include "sim/fv/cuda/ModalStage.hpp"
