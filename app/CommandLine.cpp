@@ -81,7 +81,8 @@ CommandLineParser::CommandLineParser() {
   run_->add_option("--every", r.every, "write a snapshot every N steps (0: first and last only)");
   run_->add_option("--output", r.output, "output directory (default: fluxview-out/SCENARIO)");
   run_->add_option("--checkpoint-every", r.checkpoint_every,
-                   "write an HDF5 checkpoint every N steps (0: none)");
+                   "write an HDF5 checkpoint every N steps (0: none; sets run.checkpoint_every, "
+                   "which a restart keeps)");
   run_->add_option("--checkpoint-keep", r.checkpoint_keep,
                    "how many of the newest checkpoints stay on disk (default: 2)");
   run_->add_option("--checkpoint-dir", r.checkpoint_dir,

@@ -27,7 +27,9 @@ void check_run_options(const RunOptions& o) {
   if (o.steps) check_count("--steps", *o.steps, 0, kMaxCount, "steps to run", o.typed);
   if (o.every)
     check_count("--every", *o.every, 0, kMaxCount, "0: the first and last step only", o.typed);
-  check_count("--checkpoint-every", o.checkpoint_every, 0, kMaxCount, "0: no checkpoints", o.typed);
+  if (o.checkpoint_every)
+    check_count("--checkpoint-every", *o.checkpoint_every, 0, kMaxCount, "0: no checkpoints",
+                o.typed);
   check_count("--checkpoint-keep", o.checkpoint_keep, 1, 1000000,
               "how many of the newest checkpoints stay on disk", o.typed);
   check_count("--catalyst-every", o.catalyst_every, 1, kMaxCount,

@@ -68,10 +68,10 @@ int run_command(const RunOptions& o) {
   if (o.render_every > 0 || !o.movie.empty())
     outputs.push_back(std::make_unique<FrameOutput>(o, dir, sc.name, solver));
   if (!o.catalyst_scripts.empty()) outputs.push_back(std::make_unique<CatalystOutput>(o, dir));
-  if (o.checkpoint_every > 0)
+  if (setup.checkpoint_every > 0)
     outputs.push_back(std::make_unique<CheckpointOutput>(
         o.checkpoint_dir.empty() ? dir : std::filesystem::path(o.checkpoint_dir),
-        o.checkpoint_dir.empty() ? "--output" : "--checkpoint-dir", sc, o.checkpoint_every,
+        o.checkpoint_dir.empty() ? "--output" : "--checkpoint-dir", sc, setup.checkpoint_every,
         o.checkpoint_keep, setup.steerer ? &*setup.steerer : nullptr));
 
   // The folders: checked, made and locked (one run per folder) before anything is written.
@@ -95,7 +95,7 @@ int run_command(const RunOptions& o) {
                        {.max_steps = setup.max_steps,
                         .until = setup.end.until,
                         .snapshot_every = setup.snapshot_every,
-                        .checkpoint_every = o.checkpoint_every,
+                        .checkpoint_every = setup.checkpoint_every,
                         .checkpoints_kept = int(o.checkpoint_keep),
                         .frame_every = o.render_every},
                        quiet);

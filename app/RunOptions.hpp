@@ -55,7 +55,7 @@ struct RunOptions {
   std::string upload_path = "auto";
   // Checkpoints (HDF5): every N steps (0: none) into DIR (default: the output dir), the
   // newest `checkpoint_keep` kept, and a run that continues from one.
-  std::int64_t checkpoint_every = 0;
+  std::optional<std::int64_t> checkpoint_every;  // sets run.checkpoint_every
   std::int64_t checkpoint_keep = 2;
   std::string checkpoint_dir;
   std::string restart;

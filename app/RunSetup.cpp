@@ -96,12 +96,6 @@ RunSetup set_up_run(const RunOptions& o, bool quiet) {
   // A restart's headers are read here (every piece, on any number of ranks); its arrays
   // once the solver has split the grid, still before any output.
   check_run_options(o);
-#ifndef FLUXVIEW_HAVE_HDF5
-  if (o.checkpoint_every > 0)
-    throw ConfigError(
-        "--checkpoint-every: this fluxview was built without HDF5, so it cannot "
-        "write checkpoints; allowed: --checkpoint-every 0");
-#endif
   RunSetup r;
   if (!o.restart.empty()) {
     r.restart = open_checkpoint(o.restart);
@@ -111,6 +105,19 @@ RunSetup set_up_run(const RunOptions& o, bool quiet) {
                          : load_scenario(o.scenario, o.overrides);
   Scenario& sc = r.scenario;
   if (o.every) sc.params.assign("run.every", *o.every, "--every");
+  if (o.checkpoint_every)
+    sc.params.assign("run.checkpoint_every", *o.checkpoint_every, "--checkpoint-every");
+  // Checkpoints asked for by the option or by the scenario (a restart keeps its run's).
+  r.checkpoint_every = sc.params.get_int("run.checkpoint_every");
+  const std::string checkpoints_asked =
+      o.checkpoint_every ? "--checkpoint-every " + std::to_string(r.checkpoint_every)
+                         : "run.checkpoint_every = " + std::to_string(r.checkpoint_every);
+#ifndef FLUXVIEW_HAVE_HDF5
+  if (r.checkpoint_every > 0)
+    throw ConfigError(checkpoints_asked +
+                      ": this fluxview was built without HDF5, so it cannot write checkpoints; "
+                      "allowed: --checkpoint-every 0");
+#endif
   r.backend = choose_backend(o.backend, quiet);
   r.precision = r.restart ? choose_precision(r.restart->precision) : choose_precision(o.precision);
   if (parallel::size() > 1) {
@@ -127,9 +134,9 @@ RunSetup set_up_run(const RunOptions& o, bool quiet) {
   Solver& solver = *r.solver;
   if (!quiet) announce_setup(sc, r.backend);
   solver.reset(sc.params);
-  if (o.checkpoint_every > 0)
+  if (r.checkpoint_every > 0)
     if (const std::string why = solver.checkpoint_refusal(); !why.empty())
-      throw ConfigError("--checkpoint-every " + std::to_string(o.checkpoint_every) + ": " + why +
+      throw ConfigError(checkpoints_asked + ": " + why +
                         "; allowed: --checkpoint-every 0 (no checkpoints)");
   if (r.restart) {
     // This rank's box, read from the pieces that overlap it, whatever rank count wrote them.

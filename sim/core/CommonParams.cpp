@@ -23,6 +23,9 @@ std::vector<ParamSpec> common_params(int default_n, double default_length) {
                  "simulated time to run to (0: use run.steps instead)"),
       int_param("run.every", 0, "steps", 0, std::int64_t(1) << 40,
                 "write a snapshot every this many steps (0: first and last only)"),
+      int_param("run.checkpoint_every", 0, "steps", 0, std::int64_t(1) << 40,
+                "write an HDF5 checkpoint every this many steps (0: none); --checkpoint-every "
+                "sets it, and a restart keeps it"),
       int_param("run.check_every", 100, "steps", 0, std::int64_t(1) << 40,
                 "check the state for NaN, Inf and negative density or pressure every this many "
                 "steps (0: never)"),

@@ -203,3 +203,25 @@ TEST(RestartCli, ARestartIntoItsOwnFolderKeepsTheEarlierSnapshotsOfTheSeries) {
   EXPECT_EQ(run_json(a)["snapshots"].size(), 5u);
   EXPECT_EQ(run_json(a)["restarted_from"]["step"], 4);
 }
+
+TEST(RestartCli, ARestartKeepsWritingCheckpointsAsItsRunDidUnlessToldOtherwise) {
+  // --checkpoint-every sets run.checkpoint_every, which the checkpoint carries: a run that
+  // crashed and is restarted goes on saving itself without being told again.
+  const fs::path a = fresh("keeps_a"), b = fresh("keeps_b"), c = fresh("keeps_c");
+  ASSERT_EQ(run_fluxview("run heat/hot-spot --backend cpu --set grid.n=8 --steps 8 "
+                         "--checkpoint-every 4 --quiet --output " +
+                         a.string())
+                .code,
+            0);
+  const std::string from = (a / "checkpoint_000004.h5").string();
+  auto r = run_fluxview("run --restart " + from + " --backend cpu --steps 8 --quiet --output " +
+                        b.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(fs::exists(b / "checkpoint_000008.h5"));
+  EXPECT_TRUE(fs::exists(b / "checkpoint_000012.h5"));
+  EXPECT_EQ(run_json(b)["parameters"]["run.checkpoint_every"], 4) << slurp(b / "run.json");
+  r = run_fluxview("run --restart " + from +
+                   " --backend cpu --steps 8 --checkpoint-every 0 --quiet --output " + c.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_FALSE(fs::exists(c / "checkpoint_000008.h5")) << "--checkpoint-every 0 asked for none";
+}
