@@ -72,6 +72,15 @@ std::string utc_now() {
   return buf;
 }
 
+std::unique_ptr<FolderLock> FolderLock::unless_held_here(const fs::path& dir) {
+  try {
+    return std::make_unique<FolderLock>(dir);
+  } catch (const FolderBusy& busy) {
+    if (busy.holder().pid == long(::getpid()) && busy.holder().host == host_name()) return nullptr;
+    throw;
+  }
+}
+
 FolderLock::FolderLock(const fs::path& dir) : dir_(dir) {
   const fs::path file = dir / kFileName;
   fd_ = open_lock_file(file, O_RDWR | O_CREAT);

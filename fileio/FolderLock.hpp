@@ -1,5 +1,6 @@
 #pragma once
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -43,6 +44,10 @@ class FolderLock {
   // For readers (tests, tools): who holds the lock of `dir` now; nothing when no live
   // process does (no lock file, or its holder has ended).
   static std::optional<LockHolder> holder(const std::filesystem::path& dir);
+  // For a window that writes now and then (the GUI's snapshots and frames): the lock of
+  // `dir`, or none where this process holds it already (one window's snapshots and frames
+  // may share a folder). Throws as the constructor does for any other holder.
+  static std::unique_ptr<FolderLock> unless_held_here(const std::filesystem::path& dir);
 
  private:
   std::filesystem::path dir_;

@@ -20,8 +20,10 @@ std::string Recorder::start(const std::string& target) {
   try {
     if (is_movie(target))
       render::check_movie_path(target);
-    else
+    else {
       prepare_output_dir(target);
+      lock_ = FolderLock::unless_held_here(target);  // a run writing there is named
+    }
   } catch (const std::exception& e) {
     return std::string("not recording: ") + e.what();
   }
@@ -47,6 +49,7 @@ std::string Recorder::frame(int width, int height) {
     return "";
   } catch (const std::exception& e) {
     recording_ = false;
+    lock_.reset();
     movie_.reset();  // the partial film is removed
     return std::string("recording stopped: ") + e.what();
   }
@@ -55,6 +58,7 @@ std::string Recorder::frame(int width, int height) {
 std::string Recorder::stop() {
   if (!recording_) return "";
   recording_ = false;
+  lock_.reset();
   try {
     if (movie_) movie_->finish();
     movie_.reset();

@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "fileio/FolderLock.hpp"
 #include "render/MovieWriter.hpp"
 
 namespace fluxview::app {
@@ -29,6 +30,7 @@ class Recorder {
   bool recording_ = false;
   std::int64_t frames_ = 0;
   std::unique_ptr<render::MovieWriter> movie_;
+  std::unique_ptr<FolderLock> lock_;  // of a PNG folder while recording into it
 };
 
 }  // namespace fluxview::app

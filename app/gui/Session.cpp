@@ -356,6 +356,10 @@ void Session::sample_diagnostics(bool force) {
 std::string Session::write_snapshot(const std::string& dir) {
   if (!series_ || series_dir_ != dir) {
     prepare_output_dir(dir);
+    // A run (or another window) writing there is named, and nothing is written.
+    auto lock = FolderLock::unless_held_here(dir);
+    series_.reset();
+    series_lock_ = std::move(lock);
     series_ = std::make_unique<SnapshotSeries>(dir);
     series_dir_ = dir;
   }

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "fileio/FolderLock.hpp"
 #include "insitu/snapshot/SnapshotSeries.hpp"
 #include "sim/core/Scenario.hpp"
 #include "sim/core/Solver.hpp"
@@ -141,6 +142,9 @@ class Session {
   Clock::time_point pace_t0_ = Clock::now();
   double pace_time0_ = 0;  // simulated time at pace_t0_
   std::int64_t chunk_ = 1;
+  // The snapshot folder's lock (one writer per folder, as for `fluxview run`), declared
+  // before the series so that it is released after it.
+  std::unique_ptr<FolderLock> series_lock_;
   std::unique_ptr<SnapshotSeries> series_;
   std::string series_dir_;
   Clock::time_point rate_t0_ = Clock::now(), last_sample_ = Clock::time_point{};

@@ -4,9 +4,15 @@
 // made while the worker steps are recorded at the step they took effect, and that journal
 // replayed headless ends bit-identical to the window's run.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -14,6 +20,7 @@
 #include <vector>
 
 #include "app/gui/Session.hpp"
+#include "fileio/FolderLock.hpp"
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/Scenario.hpp"
 #include "sim/core/SolverFamily.hpp"
@@ -159,4 +166,39 @@ TEST(GuiSteering, ASteeringFileDrivesTheWorkerToTheSameJournalAndState) {
   EXPECT_THROW(t.plan(parse_journal("at step 2 set fv.tracer = true\n", "bad"), "--steer bad"),
                ConfigError);
   EXPECT_TRUE(t.journal().empty());
+}
+
+TEST(GuiSnapshots, AFolderAnotherProcessWritesIntoIsRefusedNamingItAndNothingIsWritten) {
+  // One writer per folder, as for `fluxview run`: the window's snapshot button refuses a
+  // folder whose lock another process holds (a child here, as a run would), and writes into
+  // it once that process has ended.
+  namespace fs = std::filesystem;
+  const fs::path d = fs::temp_directory_path() / "fluxview_gui_snapshot_lock";
+  fs::remove_all(d);
+  fs::create_directories(d);
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t child = ::fork();
+  if (child == 0) {
+    FolderLock held(d);
+    const char c = 'x';
+    if (::write(ready[1], &c, 1) != 1) ::_exit(1);
+    ::pause();
+    ::_exit(0);
+  }
+  char c = 0;
+  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  Session s(load_scenario("heat/hot-spot", {"grid.n=8"}), BackendKind::cpu, Precision::f64);
+  std::string refusal;
+  try {
+    s.write_snapshot(d.string());
+  } catch (const FolderBusy& e) {
+    refusal = e.what();
+  }
+  EXPECT_NE(refusal.find("process " + std::to_string(child)), std::string::npos) << refusal;
+  EXPECT_FALSE(fs::exists(d / "series.pvd"));
+  ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
+  EXPECT_EQ(s.write_snapshot(d.string()), (d / "snapshot_000000.vti").string());
+  EXPECT_TRUE(fs::exists(d / "series.pvd"));
 }
