@@ -275,8 +275,9 @@ void wenoz_face_pass(const Space& space, const StageArgs<T>& a, const SlabArrays
           ul.v[v] += ref.v[v];
           ur.v[v] += ref.v[v];
         }
-        // The face fallback: the two cell averages where a face value is not admissible.
-        if (!(rs.admissible_state(ul) && rs.admissible_state(ur))) {
+        // The face fallback: the two cell averages where a face value is not trusted.
+        const auto band = rs.band(u[2], u[3]);
+        if (!(rs.trusted_state(ul, band) && rs.trusted_state(ur, band))) {
           ul = u[2];
           ur = u[3];
         }

@@ -10,13 +10,14 @@
 // polynomials are evaluated on their sides of the face and a Riemann solver gives the
 // flux. The paper's second-order scheme is the one-point case (its Fig. 5).
 //
-// Face fallback: if the state on either side at any point is not admissible (density or
-// pressure at or below its floor), the face takes the first-order flux of the two cell
-// averages instead. The decision depends only on what both cells share, so both see the
-// same flux and the scheme stays conservative.
+// Face fallback: if the state on either side at any point is not trusted (not admissible,
+// or outside a band around the two cells' averages: EulerFaceSolver::trusted_state), the
+// face takes the first-order flux of the two cell averages instead. The decision depends
+// only on what both cells share, so both see the same flux and the scheme stays
+// conservative.
 //
-// Generic over the physics through a policy: admissible(u) and the Riemann flux along D of
-// two conserved states.
+// Generic over the physics through a policy: band(a, b) and trusted_state(u, band) of the
+// point values, and the Riemann flux along D of two conserved states.
 #include "sim/core/HostDevice.hpp"
 #include "sim/fv/AderPredictor.hpp"
 #include "sim/fv/EulerState.hpp"
@@ -64,6 +65,7 @@ FLUXVIEW_HD State<T, NV> modal_face_flux(const Solver& rs, const SpaceTimePolyno
 #pragma unroll
   for (int k = 0; k < NV; ++k) f.v[k] = T(0);
   fell_back = false;
+  const auto band = rs.band(L.c[0], R.c[0]);
   for (int a = 0; a < n1; ++a)
     for (int b = 0; b < n2; ++b)
       for (int t = 0; t < points_t; ++t) {
@@ -74,7 +76,7 @@ FLUXVIEW_HD State<T, NV> modal_face_flux(const Solver& rs, const SpaceTimePolyno
         pl[e2] = pr[e2] = n2 > 1 ? xs[b] : T(0);
         const State<T, NV> uL = space_time_value<M>(L, pl, xt[t], nt);
         const State<T, NV> uR = space_time_value<M>(R, pr, xt[t], nt);
-        if (!(rs.admissible_state(uL) && rs.admissible_state(uR))) {
+        if (!(rs.trusted_state(uL, band) && rs.trusted_state(uR, band))) {
           fell_back = true;
           return rs.template flux<D>(L.c[0], R.c[0]);
         }
