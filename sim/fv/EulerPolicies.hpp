@@ -36,11 +36,10 @@ struct EulerFaceSolver {
   FLUXVIEW_HD bool admissible_state(const State<T, NV>& u) const { return admissible(u, ph); }
   // What a point value beside a face may be, given the averages a and b of the two cells:
   // admissible, with density and pressure within a factor kFaceBand of the range of the
-  // two cells'. A polynomial that stays positive can still take a density barely above
-  // the floor at one node; the ADER predictor then divides by it (the flux carries m^2 /
-  // rho) and a point value of 1e35 reaches the Riemann solver, admissible, and a cell
-  // (seen in a 24^3 Sedov run at fourth order on step 19). A smooth flow never leaves the
-  // band: within a step a cell's values stay within a few percent of its neighbours'.
+  // two cells'. Admissible is not enough: in a 24^3 Sedov run at fourth order (weno4 +
+  // ADER) a cell took a density of 9e35 on step 19 from point values that were admissible
+  // (likely the predictor's m^2 / rho at a node near the density floor; docs/fv.md). A
+  // smooth flow never leaves the band (the design orders are unchanged with it).
   static constexpr T kFaceBand = T(10);
   struct Band {
     T rho_lo, rho_hi, p_lo, p_hi;
