@@ -8,6 +8,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "render/PixelUpload.hpp"
 #include "render/SliceInterop.hpp"
 
 namespace fluxview::render {
@@ -243,21 +244,7 @@ void SliceTexture::update(const FieldView& v, SliceSpec s, UploadPath path) {
 template <class Fill>
 void SliceTexture::upload_through_pbo(Fill&& fill) {
   const GLsizeiptr bytes = GLsizeiptr(size_[0]) * size_[1] * sizeof(float);
-  // Orphan the buffer and write the slice straight into the mapping: the driver copies
-  // to the texture asynchronously, and the previous upload is never waited for.
-  glNamedBufferData(pbo_, bytes, nullptr, GL_STREAM_DRAW);
-  auto* dst = static_cast<float*>(
-      glMapNamedBufferRange(pbo_, 0, bytes, GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT));
-  if (!dst) throw std::runtime_error("could not map the slice pixel buffer");
-  try {
-    fill(dst);
-  } catch (...) {
-    glUnmapNamedBuffer(pbo_);
-    throw;
-  }
-  glUnmapNamedBuffer(pbo_);
-  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo_);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  fill_pixel_buffer(pbo_, bytes, "the slice pixel buffer", fill);
   glTextureSubImage2D(texture_, 0, 0, 0, size_[0], size_[1], GL_RED, GL_FLOAT, nullptr);
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
 }

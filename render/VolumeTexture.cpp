@@ -8,6 +8,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "render/PixelUpload.hpp"
 #include "render/SliceInterop.hpp"
 #include "render/VolumeBricks.hpp"
 #include "render/VolumeInterop.hpp"
@@ -257,21 +258,7 @@ void VolumeTexture::upload_host(const FieldView& v, bool into_buffer) {
                          widened.data());
     return;
   }
-  // Orphan the pixel buffer and write the floats straight into its mapping: the driver
-  // copies to the texture asynchronously, and the previous upload is never waited for.
-  glNamedBufferData(pbo_, GLsizeiptr(bytes), nullptr, GL_STREAM_DRAW);
-  auto* dst = static_cast<float*>(glMapNamedBufferRange(
-      pbo_, 0, GLsizeiptr(bytes), GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT));
-  if (!dst) throw std::runtime_error("could not map the volume's pixel buffer");
-  try {
-    fill(dst);
-  } catch (...) {
-    glUnmapNamedBuffer(pbo_);
-    throw;
-  }
-  glUnmapNamedBuffer(pbo_);
-  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo_);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  fill_pixel_buffer(pbo_, GLsizeiptr(bytes), "the volume's pixel buffer", fill);
   glTextureSubImage3D(texture_, 0, 0, 0, 0, size_[0], size_[1], size_[2], GL_RED, GL_FLOAT,
                       nullptr);
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
