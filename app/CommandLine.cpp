@@ -1,3 +1,4 @@
+#include <map>
 #include <stdexcept>
 #include <utility>
 #include <vector>

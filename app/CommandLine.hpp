@@ -3,6 +3,7 @@
 // before any command runs. Kept apart from main() so that the fuzzer (tests/fuzz) can
 // drive the same parsing and checks without running anything.
 #include <CLI/CLI.hpp>
+#include <map>
 #include <string>
 
 #include "app/GuiEntry.hpp"

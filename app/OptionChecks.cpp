@@ -1,6 +1,7 @@
 // The options of `fluxview run` and `fluxview bench` that can be judged on their own,
 // checked before a scenario is read or anything is written. Every count option says
 // what it refuses in the same words.
+#include <utility>
 #include <cmath>
 #include <cstdint>
 #include <map>

@@ -177,7 +177,7 @@ TEST(AmrParams, BadParametersAreRefusedNamingTheKey) {
 }  // namespace
 
 // Effective 128^3: the CI-sized run (the uniform 64^3-equivalent octant measures +4.4%);
-// the effective-256^3 run is AmrSedovLongTest.cpp.
+// effective 256^3 is AmrCuda.SedovShockRadiusWithinTwoPercentAtEffective256 (the GPU).
 TEST(AmrSedov, OctantAtEffective128WithinFourPercent) {
   EXPECT_LT(std::fabs(fluxview::amr::test::octant_sedov_error(1)), 0.04);
 }
