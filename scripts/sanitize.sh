@@ -4,9 +4,9 @@
 # the time -O3 takes) and runs the unit and physics tests under them.
 #
 # Processes that start Open MPI (the adaptive mesh's runs: p4est needs a communicator)
-# end with LeakSanitizer reports from inside Open MPI's start-up, in plugins it has
-# unloaded by then (frames of an unknown module, which scripts/lsan-suppressions.txt cannot
-# name). Those tests run a second time without leak detection, so they stay under ASan and
+# end with LeakSanitizer reports from inside Open MPI's start-up whose frames stay
+# unsymbolised (likely its plugins, unloaded at its end), which scripts/lsan-suppressions.txt
+# did not match. Those tests run a second time without leak detection, so they stay under ASan and
 # UBSan. The Shu-Osher run is left out here (minutes under the sanitizers; Sod at every
 # order runs the same loops); it runs in the main suite.
 set -euo pipefail
