@@ -3,18 +3,18 @@
 # preset: -O1 with line tables, which is what the sanitizers need and builds in a third of
 # the time -O3 takes) and runs the unit and physics tests under them.
 #
-# Processes that start Open MPI (the adaptive mesh's runs: p4est needs a communicator)
-# end with LeakSanitizer reports from inside Open MPI's start-up whose frames stay
-# unsymbolised (likely its plugins, unloaded at its end), which scripts/lsan-suppressions.txt
-# did not match. Those tests run a second time without leak detection, so they stay under ASan and
-# UBSan. The Shu-Osher run is left out here (minutes under the sanitizers; Sod at every
+# Processes that start Open MPI (the adaptive mesh's tests and runs: p4est needs a
+# communicator) end with LeakSanitizer reports from inside Open MPI's start-up whose
+# frames stay unsymbolised (likely its plugins, unloaded at its end), which
+# scripts/lsan-suppressions.txt did not match. Those tests run without leak detection, so
+# they stay under ASan and UBSan. The Shu-Osher run is left out here (minutes under the sanitizers; Sod at every
 # order runs the same loops); it runs in the main suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --preset asan >/dev/null
 # Only the test programs of the two labels run here (and the executable they call).
 cmake --build --preset asan -j"$(nproc)" --target tests_unit tests_physics
-starts_mpi="AmrCli|insitu_amr|Cli.FolderOptionsAreChecked"
+starts_mpi="^Amr|insitu_amr|Cli.FolderOptionsAreChecked"
 export LSAN_OPTIONS=suppressions=$PWD/scripts/lsan-suppressions.txt
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
