@@ -29,10 +29,11 @@ took "the architecture check"
 python3 scripts/check-includes.py build-ci
 took "the include check"
 # The CPU code under AddressSanitizer + UndefinedBehaviorSanitizer (unit and physics
-# tests), and a minute of fuzzing the scenario parser from the kept corpus.
+# tests), and half a minute of fuzzing each harness (the scenario parser, the command
+# line) from its kept corpus.
 bash scripts/sanitize.sh
 took "the sanitizer build and tests"
-bash scripts/fuzz.sh 60
+bash scripts/fuzz.sh 30
 took "the fuzzing"
 # The whole suite last, so that its summary closes the log. A test that fails is run
 # once more before it counts: ParaView's X rendering under Xvfb on a loaded two-core
