@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 cmake --preset asan >/dev/null
 # Only the test programs of the two labels run here (and the executable they call).
 cmake --build --preset asan -j"$(nproc)" --target tests_unit tests_physics
-starts_mpi="^Amr|insitu_amr|Cli.FolderOptionsAreChecked"
+starts_mpi="Amr|insitu_amr|Cli.FolderOptionsAreChecked"
 slow="FvSchemeShocks.ShuOsher|AmrSedov.Octant|AmrConservation.PeriodicBlast"
 export LSAN_OPTIONS=suppressions=$PWD/scripts/lsan-suppressions.txt
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
