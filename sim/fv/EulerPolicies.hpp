@@ -1,8 +1,8 @@
 #pragma once
 // The Euler equations as the policies the generic pieces of the higher-order schemes ask
 // for: which variables a line is reconstructed in (CellReconstruction.hpp), the physical
-// flux (AderPredictor.hpp), and admissibility and the Riemann flux of two conserved
-// states (ModalFaceFlux.hpp). Another physics (MHD) supplies the same three.
+// flux (AderPredictor.hpp), and which point values a face trusts and the Riemann flux of
+// two conserved states (ModalFaceFlux.hpp). Another physics (MHD) supplies the same three.
 #include "sim/core/HostDevice.hpp"
 #include "sim/fv/EulerCharacteristics.hpp"
 #include "sim/fv/FvPhysics.hpp"
@@ -33,7 +33,6 @@ template <class T, int NV>
 struct EulerFaceSolver {
   Physics<T> ph;
   Riemann riemann = Riemann::hllc;
-  FLUXVIEW_HD bool admissible_state(const State<T, NV>& u) const { return admissible(u, ph); }
   // What a point value beside a face may be, given the averages a and b of the two cells:
   // admissible, with density and pressure within a factor kFaceBand of the range of the
   // two cells'. Admissible is not enough: in a 24^3 Sedov run at fourth order (weno4 +
@@ -51,10 +50,10 @@ struct EulerFaceSolver {
             fv_max(qa.v[kPressure], qb.v[kPressure]) * kFaceBand};
   }
   FLUXVIEW_HD bool trusted_state(const State<T, NV>& u, const Band& b) const {
-    if (!admissible(u, ph)) return false;
-    const State<T, NV> q = cons_to_prim(u, ph);
-    return q.v[kRho] >= b.rho_lo && q.v[kRho] <= b.rho_hi && q.v[kPressure] >= b.p_lo &&
-           q.v[kPressure] <= b.p_hi;
+    const T rho = u.v[kRho];
+    if (!(rho > ph.rho_floor && rho >= b.rho_lo && rho <= b.rho_hi)) return false;  // NaN too
+    const T p = raw_pressure(u, ph);
+    return p > ph.p_floor && p >= b.p_lo && p <= b.p_hi;
   }
   template <int D>
   FLUXVIEW_HD State<T, NV> flux(const State<T, NV>& uL, const State<T, NV>& uR) const {

@@ -100,13 +100,19 @@ FLUXVIEW_HD State<T, NV> cons_to_prim(const State<T, NV>& u, const Physics<T>& p
   return q;
 }
 
+// The pressure of a conservative state whose density is positive, without a floor.
+template <class T, int NV>
+FLUXVIEW_HD T raw_pressure(const State<T, NV>& u, const Physics<T>& ph) {
+  const T mx = u.v[kMomX], my = u.v[kMomX + 1], mz = u.v[kMomX + 2];
+  const T kin = T(0.5) * (mx * mx + my * my + mz * mz) / u.v[kRho];
+  return (ph.gamma - T(1)) * (u.v[kEnergy] - kin);
+}
+
 // Whether a conservative state is physical: density and pressure above their floors.
 template <class T, int NV>
 FLUXVIEW_HD bool admissible(const State<T, NV>& u, const Physics<T>& ph) {
   if (!(u.v[kRho] > ph.rho_floor)) return false;  // also catches NaN
-  const T mx = u.v[kMomX], my = u.v[kMomX + 1], mz = u.v[kMomX + 2];
-  const T kin = T(0.5) * (mx * mx + my * my + mz * mz) / u.v[kRho];
-  return (ph.gamma - T(1)) * (u.v[kEnergy] - kin) > ph.p_floor;
+  return raw_pressure(u, ph) > ph.p_floor;
 }
 
 // Holds density and pressure at their floors, keeping velocity (and concentration).
