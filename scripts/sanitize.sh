@@ -5,8 +5,8 @@
 #
 # Processes that start Open MPI (the adaptive mesh's tests and runs: p4est needs a
 # communicator) end with LeakSanitizer reports from inside Open MPI's start-up whose
-# frames stay unsymbolised (likely its plugins, unloaded at its end), which
-# scripts/lsan-suppressions.txt did not match. Those tests run without leak detection, so
+# frames stay unsymbolised (likely its plugins, unloaded at its end), which no suppression
+# by library or function name matched. Those tests run without leak detection, so
 # they stay under ASan and UBSan. Left out here, and run in the main suite: the three runs
 # that take minutes under the sanitizers (Shu-Osher, the adaptive mesh's Sedov and its
 # periodic blast), whose loops the smaller Sod, blast and regrid tests run here too.
@@ -17,7 +17,6 @@ cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$(nproc)" --target tests_unit tests_physics
 starts_mpi="Amr|insitu_amr|Cli.FolderOptionsAreChecked"
 slow="FvSchemeShocks.ShuOsher|AmrSedov.Octant|AmrConservation.PeriodicBlast"
-export LSAN_OPTIONS=suppressions=$PWD/scripts/lsan-suppressions.txt
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   ctest --preset asan -L "unit|physics" -j"$(nproc)" --timeout 900 \
