@@ -5,9 +5,11 @@
 //   render_bench frames [N [PATH]]  frames per second of the 3D view while an N^3
 //                            (default 256) CUDA heat run steps, for several steps per
 //                            frame, the slices taking PATH (auto, shared, map or host)
-//   render_bench volume [N]  time the volume's refresh from an N^3 (default 256) CUDA
+//   render_bench volume [N [device]]  time the volume's refresh from an N^3 (default 256) CUDA
 //                            solver, shared-memory, mapped-texture and host paths, both
-//                            precisions (target 0.1 ms for 256^3 float)
+//                            precisions (target 0.1 ms for 256^3 float), and the
+//                            kernels alone into plain device memory ("device": not
+//                            the host path, which takes seconds at 512^3)
 //   render_bench volume-frames [N]  frames per second of the volume, isosurface and
 //                            combined views at 1280x720 while an N^3 float run steps
 // Prints one JSON object per measurement. Needs a CUDA device and headless EGL.
@@ -26,7 +28,10 @@
 
 #include "render/OffscreenRenderer.hpp"
 #include "render/SliceInterop.hpp"
+#include "render/VolumeBricks.hpp"
+#include "render/VolumeInterop.hpp"
 #include "render/VolumeTexture.hpp"
+#include "sim/core/Buffer.hpp"
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/Scenario.hpp"
 #include "sim/core/SolverFamily.hpp"
@@ -235,13 +240,27 @@ void frames_bench(int n, UploadPath path) {
 // The volume's refresh from the solver (VolumeTexture::update), N^3, each path and both
 // precisions: the kernel writing every cell and the bricks, and what the path adds (the
 // host wait of the shared memory, the map of the texture, the bus of the host path).
-void volume_bench(int n) {
+void volume_bench(int n, bool device_only) {
   OffscreenRenderer off(64, 64);  // only for the context
   std::fprintf(stderr, "context: %s\n", off.context().description().c_str());
   for (Precision prec : {Precision::f32, Precision::f64}) {
     auto solver = heat({"grid.n=" + std::to_string(n)}, prec);
     const FieldView v = solver->view("T");
+    {
+      // The kernels alone, into plain device memory: what the paths below add to it.
+      const std::size_t cells = std::size_t(n) * n * n;
+      const std::size_t bricks = std::size_t(bricks_along(n)) * bricks_along(n) * bricks_along(n);
+      Buffer volume(Location::device, cells * sizeof(float));
+      Buffer brick_ranges(Location::device, 2 * bricks * sizeof(float));
+      Buffer raw(Location::device, 2 * bricks * sizeof(float));
+      auto* out = static_cast<float*>(volume.data());
+      auto* ranges = static_cast<float*>(brick_ranges.data());
+      auto* scratch = static_cast<float*>(raw.data());
+      const auto kernels = [&] { interop::write_volume_linear(v, out, ranges, scratch); };
+      print_update("volume_kernels", n, prec, "device memory", time_updates(kernels, 200));
+    }
     for (UploadPath path : {UploadPath::shared, UploadPath::interop, UploadPath::host}) {
+      if (device_only && path == UploadPath::host) continue;
       VolumeTexture tex;
       try {
         tex.update(v, path);
@@ -249,13 +268,18 @@ void volume_bench(int n) {
         std::fprintf(stderr, "volume %s: %s\n", row_name(path), e.what());
         continue;
       }
+      const int reps = path == UploadPath::host ? 5 : 200;
+      // No draw between refreshes, so no read fence to wait for: the refresh itself.
       print_update("volume_refresh", n, prec, row_name(path),
+                   time_updates([&] { tex.update(v, path); }, reps));
+      // Right after a draw's fence, with nothing else queued: the fence's round trip too.
+      print_update("volume_refresh_after_fence", n, prec, row_name(path),
                    time_updates(
                        [&] {
                          tex.update(v, path);
                          tex.note_gl_read();
                        },
-                       path == UploadPath::host ? 5 : 200));
+                       reps));
     }
   }
 }
@@ -348,7 +372,8 @@ int main(int argc, char** argv) {
       frames_bench(argc > 2 ? std::stoi(argv[2]) : 256,
                    parse_upload_path(argc > 3 ? argv[3] : "auto"));
     else if (what == "volume")
-      volume_bench(argc > 2 ? std::stoi(argv[2]) : 256);
+      volume_bench(argc > 2 ? std::stoi(argv[2]) : 256,
+                   argc > 3 && std::string_view(argv[3]) == "device");
     else if (what == "volume-frames")
       volume_frames_bench(argc > 2 ? std::stoi(argv[2]) : 256);
     else {

@@ -1,6 +1,6 @@
 // The volume view's zero-copy paths (VolumeInterop.hpp): one kernel reads the solver's
-// field and writes every cell as a float plus each brick's own value range (a block is
-// a brick: 8 x 8 x 8 threads), a second, small one widens the brick ranges by their
+// field and writes every cell as a float plus each brick's own value range (a block is a
+// row of four bricks along x), a second, small one widens the brick ranges by their
 // neighbours (VolumeBricks.hpp).
 #include <cuda_gl_interop.h>
 #include <cuda_runtime.h>
@@ -47,37 +47,58 @@ struct SurfaceBricks {
   }
 };
 
-// One block a brick: each thread one cell; the block's min and max go to raw_bricks.
+// A block covers a row of kRowBricks bricks along x and one brick along y and z: 32 x 8
+// threads, a warp one row of 32 cells, each thread walking its brick's 8 cells along z.
+// So a warp reads and writes whole 32-value rows, with 8 loads in flight per thread; one
+// brick a block with a thread a cell read 8-value pieces and reached 0.10 (256^3) to 0.29
+// (512^3) of copy bandwidth (docs/performance.md). The bricks' min and max go to raw_bricks.
+constexpr int kRowBricks = 4;
+constexpr int kRowCells = kRowBricks * kBrickCells;  // a warp's row
+static_assert(kRowCells == 32, "a warp reads one row");
+
 template <class T, class Store>
-__global__ void __launch_bounds__(512)
-    field_to_volume(const T* __restrict__ field, FieldLayout l, Store store, float* raw_bricks) {
-  const int x = blockIdx.x * kBrickCells + threadIdx.x;
+__global__ void __launch_bounds__(kRowCells* kBrickCells)
+    field_to_volume(const T* __restrict__ field, FieldLayout l, Store store, float* raw_bricks,
+                    int nbx) {
+  const int x = blockIdx.x * kRowCells + threadIdx.x;
   const int y = blockIdx.y * kBrickCells + threadIdx.y;
-  const int z = blockIdx.z * kBrickCells + threadIdx.z;
+  const int z0 = blockIdx.z * kBrickCells;
+  const int depth = min(kBrickCells, l.n[2] - z0);
   float lo = INFINITY, hi = -INFINITY;
-  if (x < l.n[0] && y < l.n[1] && z < l.n[2]) {
-    const float v = static_cast<float>(field[l.index(x, y, z)]);
-    store.store(x, y, z, v);
-    include_value(lo, hi, v);
+  if (x < l.n[0] && y < l.n[1]) {
+    // Loads first, stores after: the surface stores would otherwise hold each load back.
+    float v[kBrickCells];
+#pragma unroll
+    for (int k = 0; k < kBrickCells; ++k)
+      if (k < depth) v[k] = static_cast<float>(field[l.index(x, y, z0 + k)]);
+#pragma unroll
+    for (int k = 0; k < kBrickCells; ++k)
+      if (k < depth) {
+        store.store(x, y, z0 + k, v[k]);
+        include_value(lo, hi, v[k]);
+      }
   }
-  for (int off = 16; off > 0; off /= 2) {
+  // The 8 lanes of a brick within the warp, then the brick's 8 warps (its y rows).
+  for (int off = kBrickCells / 2; off > 0; off /= 2) {
     lo = fminf(lo, __shfl_xor_sync(0xffffffffu, lo, off));
     hi = fmaxf(hi, __shfl_xor_sync(0xffffffffu, hi, off));
   }
-  __shared__ float warp_lo[16], warp_hi[16];
-  const int t = threadIdx.x + kBrickCells * (threadIdx.y + kBrickCells * threadIdx.z);
-  if (t % 32 == 0) {
-    warp_lo[t / 32] = lo;
-    warp_hi[t / 32] = hi;
+  __shared__ float row_lo[kBrickCells][kRowBricks], row_hi[kBrickCells][kRowBricks];
+  if (threadIdx.x % kBrickCells == 0) {
+    row_lo[threadIdx.y][threadIdx.x / kBrickCells] = lo;
+    row_hi[threadIdx.y][threadIdx.x / kBrickCells] = hi;
   }
   __syncthreads();
-  if (t == 0) {
-    for (int w = 1; w < 16; ++w) {
-      lo = fminf(lo, warp_lo[w]);
-      hi = fmaxf(hi, warp_hi[w]);
+  const int brick = threadIdx.x, bx = blockIdx.x * kRowBricks + brick;
+  if (threadIdx.y == 0 && brick < kRowBricks && bx < nbx) {
+    lo = row_lo[0][brick];
+    hi = row_hi[0][brick];
+    for (int r = 1; r < kBrickCells; ++r) {
+      lo = fminf(lo, row_lo[r][brick]);
+      hi = fmaxf(hi, row_hi[r][brick]);
     }
     const std::int64_t b =
-        blockIdx.x + std::int64_t(gridDim.x) * (blockIdx.y + std::int64_t(gridDim.y) * blockIdx.z);
+        bx + std::int64_t(nbx) * (blockIdx.y + std::int64_t(gridDim.y) * blockIdx.z);
     raw_bricks[2 * b] = lo;
     raw_bricks[2 * b + 1] = hi;
   }
@@ -100,11 +121,14 @@ template <class VolumeStore, class BrickStore>
 void launch(const FieldView& v, VolumeStore vs, BrickStore bs, float* raw) {
   const auto& n = v.layout.n;
   const dim3 bricks(bricks_along(n[0]), bricks_along(n[1]), bricks_along(n[2]));
-  const dim3 cell_block(kBrickCells, kBrickCells, kBrickCells);
+  const dim3 rows((n[0] + kRowCells - 1) / kRowCells, bricks.y, bricks.z);
+  const dim3 row_block(kRowCells, kBrickCells);
+  const int nbx = int(bricks.x);
   if (v.precision == Precision::f64)
-    field_to_volume<<<bricks, cell_block>>>(static_cast<const double*>(v.data), v.layout, vs, raw);
+    field_to_volume<<<rows, row_block>>>(static_cast<const double*>(v.data), v.layout, vs, raw,
+                                         nbx);
   else
-    field_to_volume<<<bricks, cell_block>>>(static_cast<const float*>(v.data), v.layout, vs, raw);
+    field_to_volume<<<rows, row_block>>>(static_cast<const float*>(v.data), v.layout, vs, raw, nbx);
   FLUXVIEW_CUDA_LAUNCH_CHECK();
   const dim3 block(8, 8, 4);
   const dim3 grid((bricks.x + 7) / 8, (bricks.y + 7) / 8, (bricks.z + 3) / 4);
