@@ -67,6 +67,7 @@ FLUXVIEW_HD T reconstruct_line(const Access& at, const Vars& vars, T theta, Stat
   }
   State<T, NV> mx, mxx, mxxx;
   T smooth = T(1);
+  [[maybe_unused]] const State<T, NV> scale = proj.scale();
 #pragma unroll
   for (int m = 0; m < NV; ++m) {
     LineModes<T> lm;
@@ -74,10 +75,10 @@ FLUXVIEW_HD T reconstruct_line(const Access& at, const Vars& vars, T theta, Stat
       lm = plm_line_modes(v[0].v[m], v[1].v[m], v[2].v[m], theta);
     } else if constexpr (Degree == 2) {
       const T u[5] = {v[0].v[m], v[1].v[m], v[2].v[m], v[3].v[m], v[4].v[m]};
-      lm = weno3_line_modes(u);
+      lm = weno3_line_modes(u, weno_floor(scale.v[m]));
     } else {
       const T u[7] = {v[0].v[m], v[1].v[m], v[2].v[m], v[3].v[m], v[4].v[m], v[5].v[m], v[6].v[m]};
-      lm = weno4_line_modes(u);
+      lm = weno4_line_modes(u, weno_floor(scale.v[m]));
     }
     mx.v[m] = lm.x;
     mxx.v[m] = lm.xx;

@@ -20,6 +20,8 @@
 //   2, 3: shear       du_t1, du_t2 (the two other axes in increasing order)
 //   4: u_n + c wave   rho/(2c) du_n + dp/(2c^2)
 //   5: tracer         dc
+#include <cmath>
+
 #include "sim/core/HostDevice.hpp"
 #include "sim/fv/EulerState.hpp"
 
@@ -114,6 +116,29 @@ struct EulerProjection {
     const State<T, NV> dw = conserved_to_primitive_delta(du, q, gamma);
     if (vars == ReconstructionVariables::primitive) return dw;
     return primitive_to_characteristic<D>(dw, q.v[0], c);
+  }
+  // The size of each reconstructed variable at this state, the scale below which the WENO
+  // weights see no structure (WenoReconstruction.hpp): densities and the characteristic
+  // amplitudes (in density units) rho, velocities |u| + c, momenta rho (|u| + c), pressure
+  // p, energy E, the tracer 1 (its values lie in [0, 1]).
+  FLUXVIEW_HD State<T, NV> scale() const {
+    const T rho = q.v[0],
+            speed = std::sqrt(q.v[1] * q.v[1] + q.v[2] * q.v[2] + q.v[3] * q.v[3]) + c;
+    State<T, NV> s;
+    if (vars == ReconstructionVariables::characteristic) {
+      s.v[0] = s.v[1] = s.v[4] = rho;
+      s.v[2] = s.v[3] = speed;
+    } else if (vars == ReconstructionVariables::primitive) {
+      s.v[0] = rho;
+      s.v[1] = s.v[2] = s.v[3] = speed;
+      s.v[4] = q.v[4];
+    } else {
+      s.v[0] = rho;
+      s.v[1] = s.v[2] = s.v[3] = rho * speed;
+      s.v[4] = q.v[4] / (gamma - T(1)) + T(0.5) * rho * (speed - c) * (speed - c);
+    }
+    if constexpr (NV > 5) s.v[5] = vars == ReconstructionVariables::conserved ? rho : T(1);
+    return s;
   }
   FLUXVIEW_HD State<T, NV> from_fields(const State<T, NV>& dv) const {
     if (vars == ReconstructionVariables::conserved) return dv;

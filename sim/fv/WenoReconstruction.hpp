@@ -16,8 +16,15 @@
 // centred stencils and 1 for the others (the centred ones are preferred wherever the data
 // allow), IS_k the integral over the cell of the squared derivatives of candidate k, in
 // local units (Jiang & Shu 1996): for a quadratic ux^2 + 13/3 uxx^2, for a cubic
-// (ux + uxxx/10)^2 + 13/3 uxx^2 + 781/20 uxxx^2. eps is relative, 1e-12 of the sum of
-// the IS (so the weights do not depend on the units of the variable); the weights are
+// (ux + uxxx/10)^2 + 13/3 uxx^2 + 781/20 uxxx^2. eps is 1e-12 of the sum of the IS (so the
+// weights do not depend on the units of the variable) plus a floor, (1e-6 s)^2 for a
+// variable of scale s (the caller's: EulerProjection::scale): variations below a
+// millionth of the variable's own size count as smooth and get the linear weights. Without
+// the floor the weights are scale-free all the way down to rounding noise, pick stencils
+// by that noise where the flow is nearly uniform, and the noise grows: on the vortex a
+// 1-ulp change of the initial state grew 2e6-fold in 20 steps at weno3 + ADER (a
+// difference of 7e-10 between two runs, and between the CPU and the GPU, whose
+// fused multiply-adds round differently), against 1e-14 with the floor. The weights are
 // formed as ratios to the smallest IS, so nothing overflows in single precision.
 //
 // WENO-Z (Borges, Carmona, Costa & Don 2008) at fifth order gives the value at one face
@@ -46,6 +53,7 @@ struct LineModes {
 
 inline constexpr double kWenoCentralWeight = 1e5;  // lambda of a centred candidate
 inline constexpr double kWenoRelativeEps = 1e-12;  // eps / sum of the IS
+inline constexpr double kWenoFloor = 1e-6;         // variations below this x scale: smooth
 
 // The ratio (eps + IS_min) / (eps + IS) to the fourth power: the nonlinear weight of a
 // candidate relative to the smoothest one, before the linear weight.
@@ -56,9 +64,16 @@ FLUXVIEW_HD T weno_relative_weight(T is, T is_min, T eps) {
   return r2 * r2;
 }
 
+// floor: (kWenoFloor s)^2 for a variable of scale s (weno_floor), 0 for scale-free weights.
 template <class T>
-FLUXVIEW_HD T weno_eps(T is_sum) {
-  return T(kWenoRelativeEps) * is_sum + T(1e-30);
+FLUXVIEW_HD T weno_eps(T is_sum, T floor) {
+  return T(kWenoRelativeEps) * is_sum + floor + T(1e-30);
+}
+
+template <class T>
+FLUXVIEW_HD T weno_floor(T scale) {
+  const T f = T(kWenoFloor) * scale;
+  return f * f;
 }
 
 // Piecewise linear: the theta-minmod slope of FvPhysics.hpp as the P1 mode (the second-
@@ -70,9 +85,10 @@ FLUXVIEW_HD LineModes<T> plm_line_modes(T um, T u0, T up, T theta) {
   return m;
 }
 
-// Third order: u[0..4] are the averages of cells i-2 .. i+2.
+// Third order: u[0..4] are the averages of cells i-2 .. i+2; floor: weno_floor of the
+// variable's scale (0: scale-free weights).
 template <class T>
-FLUXVIEW_HD LineModes<T> weno3_line_modes(const T u[5]) {
+FLUXVIEW_HD LineModes<T> weno3_line_modes(const T u[5], T floor = T(0)) {
   const T h = T(0.5);
   // Candidate modes (x, xx) on the left, centred and right stencils (exact for quadratics:
   // the mean of P1 over the cell at offset j is j, of P2 it is j^2).
@@ -84,7 +100,7 @@ FLUXVIEW_HD LineModes<T> weno3_line_modes(const T u[5]) {
   const T isc = cx * cx + c13 * cxx * cxx;
   const T isr = rx * rx + c13 * rxx * rxx;
   const T is_min = fv_min(isl, fv_min(isc, isr));
-  const T eps = weno_eps(isl + isc + isr);
+  const T eps = weno_eps(isl + isc + isr, floor);
   const T lam = T(kWenoCentralWeight);
   const T wl = weno_relative_weight(isl, is_min, eps);
   const T wc = lam * weno_relative_weight(isc, is_min, eps);
@@ -135,9 +151,9 @@ FLUXVIEW_HD T cubic_smoothness(T x, T xx, T xxx) {
   return a * a + T(13) / T(3) * xx * xx + T(781) / T(20) * xxx * xxx;
 }
 
-// Fourth order: u[0..6] are the averages of cells i-3 .. i+3.
+// Fourth order: u[0..6] are the averages of cells i-3 .. i+3; floor as for weno3.
 template <class T>
-FLUXVIEW_HD LineModes<T> weno4_line_modes(const T u[7]) {
+FLUXVIEW_HD LineModes<T> weno4_line_modes(const T u[7], T floor = T(0)) {
   T x[4], xx[4], xxx[4], is[4];
 #pragma unroll
   for (int k = 0; k < 4; ++k) {
@@ -145,7 +161,7 @@ FLUXVIEW_HD LineModes<T> weno4_line_modes(const T u[7]) {
     is[k] = cubic_smoothness(x[k], xx[k], xxx[k]);
   }
   const T is_min = fv_min(fv_min(is[0], is[1]), fv_min(is[2], is[3]));
-  const T eps = weno_eps(is[0] + is[1] + is[2] + is[3]);
+  const T eps = weno_eps(is[0] + is[1] + is[2] + is[3], floor);
   const T lam = T(kWenoCentralWeight);
   T w[4], sum = 0;
 #pragma unroll
