@@ -5,7 +5,11 @@
 
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "render/SliceInterop.hpp"
 
@@ -36,21 +40,41 @@ void drain_gl_errors() {
 
 }  // namespace
 
-// CUDA allocates and exports, GL imports: the other direction (GL allocating) has no GL
-// export. Every step checks and undoes what was made, so a failure leaves nothing.
 bool SharedGlBuffer::create(std::size_t bytes, std::string* why) {
   release();
+  std::vector<std::unique_ptr<SharedGlBuffer>> held;  // imports GL did not read, freed at the end
+  for (int attempt = 1;; ++attempt) {
+    const Import r = try_import(bytes, why);
+    if (r == Import::made) return true;
+    if (r == Import::failed || attempt == kImportTries) {
+      release();
+      if (attempt > 1) *why += " (" + std::to_string(attempt) + " imports tried)";
+      return false;
+    }
+    auto failed = std::make_unique<SharedGlBuffer>();
+    std::swap(failed->handle_, handle_);
+    std::swap(failed->memory_, memory_);
+    std::swap(failed->buffer_, buffer_);
+    std::swap(failed->bytes_, bytes_);
+    held.push_back(std::move(failed));
+  }
+}
+
+// CUDA allocates and exports, GL imports: the other direction (GL allocating) has no GL
+// export. Every step checks and undoes what was made, so a failure leaves nothing, except
+// that an import GL does not read is left held for create().
+SharedGlBuffer::Import SharedGlBuffer::try_import(std::size_t bytes, std::string* why) {
   const bool has_object = epoxy_has_gl_extension("GL_EXT_memory_object");
   const bool has_fd = epoxy_has_gl_extension("GL_EXT_memory_object_fd");
   if (!has_object || !has_fd) {
     const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
     *why = std::string(!has_object ? "GL_EXT_memory_object" : "GL_EXT_memory_object_fd") +
            " is not offered by " + (renderer ? renderer : "this GL");
-    return false;
+    return Import::failed;
   }
   // The GL context must be on the CUDA device: find its UUID among GL's devices.
   unsigned char cuda_uuid[16];
-  if (!interop::cuda_device_uuid(cuda_uuid, why)) return false;
+  if (!interop::cuda_device_uuid(cuda_uuid, why)) return Import::failed;
   drain_gl_errors();
   GLint devices = 0;
   glGetIntegerv(GL_NUM_DEVICE_UUIDS_EXT, &devices);
@@ -66,7 +90,7 @@ bool SharedGlBuffer::create(std::size_t bytes, std::string* why) {
     if (!found) {
       *why = "the GL context is not on the CUDA device (GL device UUID " + gl_ids + ", CUDA " +
              hex_uuid(cuda_uuid) + ")";
-      return false;
+      return Import::failed;
     }
   }
   drain_gl_errors();
@@ -76,7 +100,7 @@ bool SharedGlBuffer::create(std::size_t bytes, std::string* why) {
   // allocation is rounded up to CUDA's granularity (2 MiB) anyway.
   const std::size_t slack = 64 * 1024;
   const interop::SharedMemory m = interop::create_shared_memory(bytes + slack, why);
-  if (!m.handle) return false;
+  if (!m.handle) return Import::failed;
   glCreateMemoryObjectsEXT(1, &memory_);
   glImportMemoryFdEXT(memory_, GLuint64(m.size), GL_HANDLE_TYPE_OPAQUE_FD_EXT, m.fd);
   if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
@@ -85,7 +109,7 @@ bool SharedGlBuffer::create(std::size_t bytes, std::string* why) {
     memory_ = 0;
     interop::destroy_shared_memory(m.handle);
     *why = "glImportMemoryFdEXT of " + std::to_string(m.size) + " bytes: " + gl_error_text(e);
-    return false;
+    return Import::failed;
   }
   handle_ = m.handle;  // from here release() undoes everything
   bytes_ = bytes;
@@ -94,7 +118,7 @@ bool SharedGlBuffer::create(std::size_t bytes, std::string* why) {
   if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
     release();
     *why = "glNamedBufferStorageMemEXT of " + std::to_string(bytes) + " bytes: " + gl_error_text(e);
-    return false;
+    return Import::failed;
   }
   // Once: does GL read what CUDA writes? A byte pattern set by CUDA, read back by GL at
   // both ends of the buffer. (An import can succeed and still not alias the memory, for
@@ -105,7 +129,7 @@ bool SharedGlBuffer::create(std::size_t bytes, std::string* why) {
   } catch (const std::exception& e) {
     release();
     *why = e.what();
-    return false;
+    return Import::failed;
   }
   // Read by the GPU, as the shaders will: a copy of both ends into a small GL buffer (GL's
   // read-back of the imported buffer itself was seen to return stale contents).
@@ -119,15 +143,22 @@ bool SharedGlBuffer::create(std::size_t bytes, std::string* why) {
   glGetNamedBufferSubData(probe, 4, 4, last);
   glDeleteBuffers(1, &probe);
   const GLenum e = glGetError();
-  bool same = e == GL_NO_ERROR;
+  bool same = true;
   for (int i = 0; i < 4; ++i) same = same && first[i] == pattern && last[i] == pattern;
-  if (!same) {
+  if (e != GL_NO_ERROR) {
     release();
-    *why = e != GL_NO_ERROR ? "reading the imported buffer: " + gl_error_text(e)
-                            : std::string("GL does not read what CUDA wrote to the shared memory");
-    return false;
+    *why = "reading the imported buffer: " + gl_error_text(e);
+    return Import::failed;
   }
-  return true;
+  if (!same) {
+    char seen[80];
+    std::snprintf(seen, sizeof seen,
+                  " (wrote 0x%02x, GL read 0x%02x at the start, 0x%02x at the end)", pattern,
+                  first[0], last[3]);
+    *why = "GL does not read what CUDA wrote to the shared memory" + std::string(seen);
+    return Import::unread;
+  }
+  return Import::made;
 }
 
 bool SharedGlBuffer::wait_gl_read() {

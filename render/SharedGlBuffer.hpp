@@ -26,6 +26,11 @@ class SharedGlBuffer {
   // Makes a buffer of `bytes` on shared memory of the current CUDA device, checking once
   // that GL reads what CUDA writes. False, with nothing left allocated and the reason in
   // `why`, where that cannot be had (no extension, the GL context on another GPU, ...).
+  // An import that GL reads as zeros is tried again (kImportTries in all), the failed
+  // ones held until the end: on an H100 (driver 580.159.04) the slices of a 3D view made
+  // after a 512^3 volume read zeros on the first two imports and the third aliased CUDA's
+  // memory (render_bench volume-frames 512). Why the first imports fail is not known.
+  static constexpr int kImportTries = 4;
   bool create(std::size_t bytes, std::string* why);
   // GL first (waits for its last read, deletes the buffer and memory object), then CUDA.
   void release();
@@ -44,6 +49,10 @@ class SharedGlBuffer {
   void note_gl_read();
 
  private:
+  // One import: `unread` when it was made but GL did not read what CUDA wrote (the object
+  // then still holds it, for create() to keep while it tries again).
+  enum class Import { made, unread, failed };
+  Import try_import(std::size_t bytes, std::string* why);
   bool wait_gl_read();
   void* handle_ = nullptr;  // interop shared memory
   GLuint memory_ = 0, buffer_ = 0;

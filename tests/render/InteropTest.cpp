@@ -10,12 +10,15 @@
 #include <memory>
 #include <string_view>
 
+#include <cstddef>
 #include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "render/OffscreenRenderer.hpp"
+#include "render/SharedGlBuffer.hpp"
+#include "render/SliceInterop.hpp"
 #include "sim/core/CudaRuntime.hpp"
 #include "tests/support/SolverTestUtil.hpp"
 
@@ -115,5 +118,49 @@ TEST(Interop, SharedMemoryTexelsEqualTheHostUpload) {
       ASSERT_EQ(off.renderer().texture(a).last_path(), UploadPath::shared)
           << off.renderer().texture(a).interop_note();
     EXPECT_TRUE(via_host.rgba == via_shared.rgba) << to_string(prec) << ": 3D view differs";
+  }
+}
+
+// What GL reads at both ends of a buffer, through a GPU copy (as the shaders read).
+static std::array<unsigned char, 8> gl_ends(GLuint buffer, std::size_t bytes) {
+  GLuint probe = 0;
+  glCreateBuffers(1, &probe);
+  glNamedBufferStorage(probe, 8, nullptr, 0);
+  glCopyNamedBufferSubData(buffer, probe, 0, 0, 4);
+  glCopyNamedBufferSubData(buffer, probe, GLintptr(bytes - 4), 4, 4);
+  std::array<unsigned char, 8> out{};
+  glGetNamedBufferSubData(probe, 0, 8, out.data());
+  glDeleteBuffers(1, &probe);
+  return out;
+}
+
+TEST(Interop, SharedMemoryStaysSharedAcrossManyAllocationsAndFrees) {
+  // Issue 18: on an H100 a later import of shared memory (three slices after a 512^3
+  // volume, or after earlier slices had been freed) failed its check, "GL does not read
+  // what CUDA wrote". Here: 30 allocations of mixed sizes (1 MiB to 512 MiB), up to three
+  // alive at once, freed in varying order; every one must be made, and GL must read what
+  // CUDA writes into it afterwards too (a byte of its own, so a stale alias of an earlier
+  // allocation cannot pass).
+  if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda::no_device_reason();
+  OffscreenRenderer off(64, 64);
+  for (const char* ext : {"GL_EXT_memory_object", "GL_EXT_memory_object_fd"})
+    if (!epoxy_has_gl_extension(ext))
+      GTEST_SKIP() << ext << " is not offered by " << off.context().description();
+  const std::size_t mib = std::size_t(1) << 20;
+  const std::size_t sizes[] = {512 * mib, mib + 12345, 3 * mib, 64 * mib, 1 * mib, 2 * mib};
+  std::vector<std::unique_ptr<SharedGlBuffer>> alive;
+  for (int i = 0; i < 30; ++i) {
+    const std::size_t bytes = sizes[i % 6];
+    auto b = std::make_unique<SharedGlBuffer>();
+    std::string why;
+    ASSERT_TRUE(b->create(bytes, &why)) << "allocation " << i << " of " << bytes << ": " << why;
+    const auto byte = static_cast<unsigned char>(0x10 + i);
+    interop::fill_shared_memory(b->handle(), byte);
+    const auto ends = gl_ends(b->buffer(), bytes);
+    for (unsigned char c : ends)
+      ASSERT_EQ(int(c), int(byte)) << "allocation " << i << " of " << bytes << " bytes";
+    alive.push_back(std::move(b));
+    if (alive.size() > 3) alive.erase(alive.begin() + (i % 3));  // not always the oldest
+    if (i % 7 == 6) alive.clear();
   }
 }
