@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string_view>
+#include <utility>
 
 #include <cstddef>
 #include <cstring>
