@@ -1,7 +1,9 @@
 #pragma once
 // The polynomial of one cell, of total degree 0 to 3 (ModalPolynomial.hpp), from the
 // cell averages around it: generic over the physics (the number and meaning of the
-// variables) through a policy that says which variables a line is reconstructed in.
+// variables) through a policy that says which variables a line is reconstructed in (its
+// projection: to_fields, from_fields, and scale, the size of each variable below which
+// the WENO weights see no structure; EulerCharacteristics.hpp).
 //
 // Pure modes (the powers of one axis) come from the line of cells through the cell along
 // that axis, reconstructed by WenoReconstruction.hpp in the policy's variables (for the
