@@ -371,13 +371,14 @@ int main(int argc, char** argv) {
     else if (what == "frames")
       frames_bench(argc > 2 ? std::stoi(argv[2]) : 256,
                    parse_upload_path(argc > 3 ? argv[3] : "auto"));
-    else if (what == "volume")
-      volume_bench(argc > 2 ? std::stoi(argv[2]) : 256,
-                   argc > 3 && std::string_view(argv[3]) == "device");
+    else if (what == "volume" && (argc < 4 || std::string_view(argv[3]) == "device"))
+      volume_bench(argc > 2 ? std::stoi(argv[2]) : 256, argc > 3);
     else if (what == "volume-frames")
       volume_frames_bench(argc > 2 ? std::stoi(argv[2]) : 256);
     else {
-      std::fprintf(stderr, "usage: render_bench slice|frames|volume|volume-frames [N]\n");
+      std::fprintf(stderr,
+                   "usage: render_bench slice [N] | frames [N [PATH]] | volume [N [device]] | "
+                   "volume-frames [N]\n");
       return 2;
     }
   } catch (const std::exception& e) {
