@@ -1,6 +1,7 @@
 #include "render/SharedGlBuffer.hpp"
 
 #include <unistd.h>
+#include <array>
 #include <exception>
 
 #include <cstdio>
@@ -131,20 +132,11 @@ SharedGlBuffer::Import SharedGlBuffer::try_import(std::size_t bytes, std::string
     *why = e.what();
     return Import::failed;
   }
-  // Read by the GPU, as the shaders will: a copy of both ends into a small GL buffer (GL's
-  // read-back of the imported buffer itself was seen to return stale contents).
-  GLuint probe = 0;
-  glCreateBuffers(1, &probe);
-  glNamedBufferStorage(probe, 8, nullptr, 0);
-  glCopyNamedBufferSubData(buffer_, probe, 0, 0, 4);
-  glCopyNamedBufferSubData(buffer_, probe, GLintptr(bytes - 4), 4, 4);
-  unsigned char first[4] = {}, last[4] = {};
-  glGetNamedBufferSubData(probe, 0, 4, first);
-  glGetNamedBufferSubData(probe, 4, 4, last);
-  glDeleteBuffers(1, &probe);
+  // Read by the GPU, as the shaders will.
+  const std::array<unsigned char, 8> ends = gl_read_ends(buffer_, bytes);
   const GLenum e = glGetError();
   bool same = true;
-  for (int i = 0; i < 4; ++i) same = same && first[i] == pattern && last[i] == pattern;
+  for (unsigned char c : ends) same = same && c == pattern;
   if (e != GL_NO_ERROR) {
     release();
     *why = "reading the imported buffer: " + gl_error_text(e);
@@ -154,11 +146,23 @@ SharedGlBuffer::Import SharedGlBuffer::try_import(std::size_t bytes, std::string
     char seen[80];
     std::snprintf(seen, sizeof seen,
                   " (wrote 0x%02x, GL read 0x%02x at the start, 0x%02x at the end)", pattern,
-                  first[0], last[3]);
+                  ends[0], ends[7]);
     *why = "GL does not read what CUDA wrote to the shared memory" + std::string(seen);
     return Import::unread;
   }
   return Import::made;
+}
+
+std::array<unsigned char, 8> gl_read_ends(GLuint buffer, std::size_t bytes) {
+  GLuint probe = 0;
+  glCreateBuffers(1, &probe);
+  glNamedBufferStorage(probe, 8, nullptr, 0);
+  glCopyNamedBufferSubData(buffer, probe, 0, 0, 4);
+  glCopyNamedBufferSubData(buffer, probe, GLintptr(bytes - 4), 4, 4);
+  std::array<unsigned char, 8> out{};
+  glGetNamedBufferSubData(probe, 0, 8, out.data());
+  glDeleteBuffers(1, &probe);
+  return out;
 }
 
 bool SharedGlBuffer::wait_gl_read() {

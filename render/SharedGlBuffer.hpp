@@ -1,6 +1,7 @@
 #pragma once
 #include <epoxy/gl.h>
 
+#include <array>
 #include <cstddef>
 #include <string>
 
@@ -59,5 +60,10 @@ class SharedGlBuffer {
   std::size_t bytes_ = 0;
   GLsync read_ = nullptr;  // signalled when the last draw that read the buffer is done
 };
+
+// What GL reads in the first and the last 4 bytes of a buffer of `bytes` (>= 4), through a
+// GPU copy into a small buffer, as the shaders read (GL's read-back of an imported buffer
+// itself was seen to return stale contents). Bytes 0-3: the start; 4-7: the end.
+std::array<unsigned char, 8> gl_read_ends(GLuint buffer, std::size_t bytes);
 
 }  // namespace fluxview::render

@@ -24,7 +24,7 @@
 // block (27 cells, not the 7x7x7 of a tensor-product WENO) and few values live, exact on
 // polynomials of the design degree.
 //
-// The stencil: the cell, 1 (plm), 2 (weno3) or 3 (weno4) cells each way along every
+// The stencil: the cell, 1 (plm, weno2), 2 (weno3) or 3 (weno4) cells each way along every
 // active axis, and the block's edge (and, at degree 3, corner) neighbours. A face between
 // two cells needs both cells' polynomials, so the ghost width is that reach plus one.
 #include "sim/core/HostDevice.hpp"
@@ -34,7 +34,7 @@
 
 namespace fluxview::fv {
 
-// Degree of the polynomial per reconstruction: constant 0, plm 1, weno3 2, weno4 3.
+// Degree of the polynomial per reconstruction: constant 0, plm and weno2 1, weno3 2, weno4 3.
 // How far the line stencil reaches from the cell along an axis.
 FLUXVIEW_HD constexpr int line_reach(int degree) {
   return degree;
@@ -48,7 +48,8 @@ FLUXVIEW_HD constexpr int modal_ghost_width(int degree) {
 // returns how smooth the line was (the smallest `smooth` over the variables).
 // at(dx, dy, dz): the conserved average of the cell at that offset.
 template <int D, int Degree, class T, int NV, class Access, class Vars>
-FLUXVIEW_HD T reconstruct_line(const Access& at, const Vars& vars, T theta, State<T, NV>* modes) {
+FLUXVIEW_HD T reconstruct_line(const Access& at, const Vars& vars, SlopeRule<T> slope,
+                               State<T, NV>* modes) {
   constexpr int r = line_reach(Degree);
   const State<T, NV> u0 = at(0, 0, 0);
   const auto proj = vars.template along<D>(u0);
@@ -69,12 +70,19 @@ FLUXVIEW_HD T reconstruct_line(const Access& at, const Vars& vars, T theta, Stat
   }
   State<T, NV> mx, mxx, mxxx;
   T smooth = T(1);
-  [[maybe_unused]] const State<T, NV> scale = proj.scale();
+  // The WENO weights' floor needs the variables' scale (a square root: not for plm).
+  State<T, NV> scale{};
+  if (Degree > 1 || slope.weno) scale = proj.scale();
 #pragma unroll
   for (int m = 0; m < NV; ++m) {
     LineModes<T> lm;
     if constexpr (Degree == 1) {
-      lm = plm_line_modes(v[0].v[m], v[1].v[m], v[2].v[m], theta);
+      if (slope.weno) {
+        const T u[3] = {v[0].v[m], v[1].v[m], v[2].v[m]};
+        lm = weno2_line_modes(u, weno_floor(scale.v[m]));
+      } else {
+        lm = plm_line_modes(v[0].v[m], v[1].v[m], v[2].v[m], slope.theta);
+      }
     } else if constexpr (Degree == 2) {
       const T u[5] = {v[0].v[m], v[1].v[m], v[2].v[m], v[3].v[m], v[4].v[m]};
       lm = weno3_line_modes(u, weno_floor(scale.v[m]));
@@ -128,10 +136,10 @@ FLUXVIEW_HD void reconstruct_pair(const Access& at, int a, int b, T w, State<T, 
 
 // The polynomial of a cell: modes[0 .. modes_up_to(Degree)) in conserved variables.
 // active[a]: axis a has more than one cell (a reduced axis gets no modes and reads no
-// neighbours). theta: the limiter of the plm member (Degree 1).
+// neighbours). slope: how the degree-1 member (plm or weno2) takes its slope.
 template <int Degree, class T, int NV, class Access, class Vars>
-FLUXVIEW_HD void reconstruct_cell(const Access& at, const Vars& vars, const bool active[3], T theta,
-                                  State<T, NV>* modes) {
+FLUXVIEW_HD void reconstruct_cell(const Access& at, const Vars& vars, const bool active[3],
+                                  SlopeRule<T> slope, State<T, NV>* modes) {
   modes[0] = at(0, 0, 0);
   if constexpr (Degree >= 1) {
 #pragma unroll
@@ -139,9 +147,9 @@ FLUXVIEW_HD void reconstruct_cell(const Access& at, const Vars& vars, const bool
 #pragma unroll
       for (int k = 0; k < NV; ++k) modes[m].v[k] = T(0);
     T sw[3] = {T(0), T(0), T(0)};
-    if (active[0]) sw[0] = cross_mode_switch(reconstruct_line<0, Degree>(at, vars, theta, modes));
-    if (active[1]) sw[1] = cross_mode_switch(reconstruct_line<1, Degree>(at, vars, theta, modes));
-    if (active[2]) sw[2] = cross_mode_switch(reconstruct_line<2, Degree>(at, vars, theta, modes));
+    if (active[0]) sw[0] = cross_mode_switch(reconstruct_line<0, Degree>(at, vars, slope, modes));
+    if (active[1]) sw[1] = cross_mode_switch(reconstruct_line<1, Degree>(at, vars, slope, modes));
+    if (active[2]) sw[2] = cross_mode_switch(reconstruct_line<2, Degree>(at, vars, slope, modes));
     if constexpr (Degree >= 2) {
       if (active[0] && active[1]) reconstruct_pair<Degree>(at, 0, 1, fv_min(sw[0], sw[1]), modes);
       if (active[1] && active[2]) reconstruct_pair<Degree>(at, 1, 2, fv_min(sw[1], sw[2]), modes);

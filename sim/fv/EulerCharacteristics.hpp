@@ -122,8 +122,8 @@ struct EulerProjection {
   // amplitudes (in density units) rho, velocities |u| + c, momenta rho (|u| + c), pressure
   // p, energy E, the tracer 1 (its values lie in [0, 1]).
   FLUXVIEW_HD State<T, NV> scale() const {
-    const T rho = q.v[0],
-            speed = std::sqrt(q.v[1] * q.v[1] + q.v[2] * q.v[2] + q.v[3] * q.v[3]) + c;
+    const T rho = q.v[0], u2 = q.v[1] * q.v[1] + q.v[2] * q.v[2] + q.v[3] * q.v[3];
+    const T speed = std::sqrt(u2) + c;
     State<T, NV> s;
     if (vars == ReconstructionVariables::characteristic) {
       s.v[0] = s.v[1] = s.v[4] = rho;
@@ -135,7 +135,7 @@ struct EulerProjection {
     } else {
       s.v[0] = rho;
       s.v[1] = s.v[2] = s.v[3] = rho * speed;
-      s.v[4] = q.v[4] / (gamma - T(1)) + T(0.5) * rho * (speed - c) * (speed - c);
+      s.v[4] = q.v[4] / (gamma - T(1)) + T(0.5) * rho * u2;
     }
     if constexpr (NV > 5) s.v[5] = vars == ReconstructionVariables::conserved ? rho : T(1);
     return s;

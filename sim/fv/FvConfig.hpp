@@ -25,7 +25,7 @@ enum class FvInit {
 };
 
 // fv.reconstruction: what a stage builds in each cell from the averages around it.
-enum class Reconstruction { constant, plm, weno3, weno4, wenoz5 };
+enum class Reconstruction { constant, plm, weno2, weno3, weno4, wenoz5 };
 
 // fv.cuda_tile: rows of the device's block tile; automatic takes the faster of each
 // precision on an H200 (8 rows for float, 4 for double).
@@ -80,12 +80,12 @@ struct FvConfig {
   std::int64_t wave_modes = 1;
 };
 
-// The degree of the polynomial a reconstruction gives each cell (0 constant, 1 plm, 2
-// weno3, 3 weno4); wenoz5 gives face values only (-1).
+// The degree of the polynomial a reconstruction gives each cell (0 constant, 1 plm and
+// weno2, 2 weno3, 3 weno4); wenoz5 gives face values only (-1).
 int reconstruction_degree(Reconstruction r);
 
 // Ghost layers a scheme reads: a face needs the polynomials (or face values) of the cells
-// on both sides, so the stencil's reach plus one. plm and constant 2, weno3 and wenoz5 3,
+// on both sides, so the stencil's reach plus one. plm, weno2 and constant 2, weno3 and wenoz5 3,
 // weno4 4.
 int ghost_width(Reconstruction r);
 

@@ -31,10 +31,12 @@ std::vector<ParamSpec> fv_params() {
       real_param("fv.gamma", 1.4, "", 1, 10, "adiabatic index of the ideal gas (> 1)", true),
       real_param("fv.cfl", 0.4, "", 0, 1, "Courant number: dt = cfl / max sum_a (|u_a| + c) / dx_a",
                  true),
-      choice_param("fv.reconstruction", "plm", {"constant", "plm", "weno3", "weno4", "wenoz5"},
+      choice_param("fv.reconstruction", "plm",
+                   {"constant", "plm", "weno2", "weno3", "weno4", "wenoz5"},
                    "what a stage builds in each cell: constant (first order), plm (second: "
-                   "theta-minmod, eqs. 9-11), weno3, weno4 (third, fourth: finite-volume WENO of "
-                   "whole polynomials), wenoz5 (WENO-Z face values, fifth order along a line)"),
+                   "theta-minmod, eqs. 9-11), weno2, weno3, weno4 (second, third, fourth: "
+                   "finite-volume WENO of whole polynomials; weno2 keeps smooth extrema that plm "
+                   "clips), wenoz5 (WENO-Z face values, fifth order along a line)"),
       choice_param("fv.time", "rk2", {"rk2", "ssprk3", "rk4", "ader"},
                    "time stepper: rk2 (TVD RK2), ssprk3 (SSP RK3), rk4 (SSP RK(5,4), five "
                    "stages), ader (predictor in each cell, one corrector step, at the order of "
@@ -202,7 +204,7 @@ void validate(const ParamSet& p) {
     throw ConfigError(
         "fv.time = ader with fv.reconstruction = wenoz5: the ADER predictor evolves a cell's "
         "polynomial and WENO-Z gives face values only; allowed: fv.time = rk2, ssprk3 or rk4 "
-        "with wenoz5, or ader with constant, plm, weno3 or weno4");
+        "with wenoz5, or ader with constant, plm, weno2, weno3 or weno4");
   if ((c.init == FvInit::isentropic_vortex || c.init == FvInit::double_mach) &&
       (p.get_int("grid.nx") == 1 || p.get_int("grid.ny") == 1))
     throw ConfigError("fv.init = " + p.get_string("fv.init") +
@@ -242,6 +244,7 @@ Riemann parse_riemann(const std::string& s) {
 
 Reconstruction parse_reconstruction(const std::string& s) {
   if (s == "constant") return Reconstruction::constant;
+  if (s == "weno2") return Reconstruction::weno2;
   if (s == "weno3") return Reconstruction::weno3;
   if (s == "weno4") return Reconstruction::weno4;
   if (s == "wenoz5") return Reconstruction::wenoz5;
@@ -348,6 +351,8 @@ const char* reconstruction_name(Reconstruction r) {
   switch (r) {
     case Reconstruction::constant:
       return "constant";
+    case Reconstruction::weno2:
+      return "weno2";
     case Reconstruction::weno3:
       return "weno3";
     case Reconstruction::weno4:
@@ -390,6 +395,8 @@ int reconstruction_degree(Reconstruction r) {
   switch (r) {
     case Reconstruction::constant:
       return 0;
+    case Reconstruction::weno2:
+      return 1;
     case Reconstruction::weno3:
       return 2;
     case Reconstruction::weno4:

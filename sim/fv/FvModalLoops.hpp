@@ -103,7 +103,9 @@ void reconstruct_pass(const Space& space, const StageArgs<T>& a, const SlabArray
   EulerLineVariables<T, NV> vars;
   vars.vars = a.vars;
   vars.ph = a.ph;
-  const T theta = a.ph.theta;
+  SlopeRule<T> slope;
+  slope.theta = a.ph.theta;
+  slope.weno = a.weno_slope;
   const ScratchBox pb = s.poly;
   T* modes = s.modes;
   exec::Box box;
@@ -119,7 +121,7 @@ void reconstruct_pass(const Space& space, const StageArgs<T>& a, const SlabArray
           return load_cell<NV>(in, l, i + di, j + dj, k + dk);
         };
         State<T, NV> c[modes_up_to(M)];
-        reconstruct_cell<M>(at, vars, active, theta, c);
+        reconstruct_cell<M>(at, vars, active, slope, c);
         const std::int64_t q = pb.local(i, j, k);
         for (int m = 0; m < modes_up_to(M); ++m)
           for (int v = 0; v < NV; ++v) modes[(std::int64_t(m) * NV + v) * pb.cells + q] = c[m].v[v];

@@ -93,8 +93,9 @@ struct StageArgs {
   int tile_rows = 8;
   // The higher-order paths.
   StagePath path = StagePath::plm_faces;
-  int degree = 1;     // of the cell polynomial (modal path): 1 plm, 2 weno3, 3 weno4
-  bool ader = false;  // evolve it with the predictor; L is then the step's average
+  int degree = 1;           // of the cell polynomial (modal path): 1 plm or weno2, 2 weno3, 3 weno4
+  bool weno_slope = false;  // degree 1: the slope of weno2, not theta-minmod
+  bool ader = false;        // evolve it with the predictor; L is then the step's average
   ReconstructionVariables vars = ReconstructionVariables::characteristic;
   PassTimes* times = nullptr;  // add the passes' seconds here (host memory)
 };
@@ -164,8 +165,7 @@ class FvBackend : public Backend {
   virtual Totals totals(const Conserved<T>& u, int nv, const FieldLayout& l,
                         const Physics<T>& ph) = 0;
   virtual DensityErrors density_errors(const Conserved<T>& u, const FieldLayout& l,
-                                       const Grid& grid, const ExactSolution& exact,
-                                       double t) = 0;
+                                       const Grid& grid, const ExactSolution& exact, double t) = 0;
   // A derived field into `out` (the interior; same layout and location as the state).
   virtual void derived(const Conserved<T>& u, const FieldLayout& l, const Physics<T>& ph,
                        Derived what, T* out) = 0;

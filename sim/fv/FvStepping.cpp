@@ -37,6 +37,7 @@ void FvSolver<T>::step_by(double h) {
   a.tile_rows = tile_rows_;
   a.path = stage_path(config_);
   a.degree = reconstruction_degree(config_.reconstruction);
+  a.weno_slope = config_.reconstruction == Reconstruction::weno2;
   a.ader = config_.time == TimeStepper::ader;
   a.vars = config_.variables;
   a.times = config_.time_passes ? &times_ : nullptr;

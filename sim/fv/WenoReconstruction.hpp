@@ -10,20 +10,26 @@
 // candidate alone is exact for polynomials of the design degree, so is every mixture:
 // the nonlinear weights can never cost accuracy on smooth data, only pick the smoothest
 // candidates near a discontinuity.
+//   weno2: degree 1 from the slopes of {i-1, i}, {i-1..i+1} (centred) and {i, i+1}: the
+//          WENO limiter of the paper's second order (its Fig. 1 calls it the Limiter
+//          step; Balsara et al. 2009 give the second-order member). Unlike a TVD slope it
+//          keeps the centred slope at a smooth extremum (there the one-sided slopes are
+//          large and of opposite signs, the centred one small, so the centred candidate is
+//          the smoothest), where theta-minmod clips the slope to zero and the extremum
+//          with it: first order in L-infinity on the vortex.
 //   weno3: degree 2 from the three stencils {i-2..i}, {i-1..i+1}, {i..i+2} (5 cells).
 //   weno4: degree 3 from the four stencils {i-3..i}, ..., {i..i+3} (7 cells).
 // Weights: omega_k proportional to lambda_k / (eps + IS_k)^4 with lambda = 10^5 for the
 // centred stencils and 1 for the others (the centred ones are preferred wherever the data
 // allow), IS_k the integral over the cell of the squared derivatives of candidate k, in
-// local units (Jiang & Shu 1996): for a quadratic ux^2 + 13/3 uxx^2, for a cubic
-// (ux + uxxx/10)^2 + 13/3 uxx^2 + 781/20 uxxx^2. eps is 1e-12 of the sum of the IS (so the
-// weights do not depend on the units of the variable) plus a floor, (1e-6 s)^2 for a
-// variable of scale s (the caller's: EulerProjection::scale): variations below a
-// millionth of the variable's own size count as smooth and get the linear weights. Without
-// the floor the weights are scale-free all the way down to rounding noise, pick stencils
-// by that noise where the flow is nearly uniform, and the noise grows: on the vortex a
-// 1-ulp change of the initial state grew 2e6-fold in 20 steps at weno3 + ADER (a
-// difference of 7e-10 between two runs, and between the CPU and the GPU, whose
+// local units (Jiang & Shu 1996): for a line the squared slope, for a quadratic ux^2 + 13/3 uxx^2,
+// for a cubic (ux + uxxx/10)^2 + 13/3 uxx^2 + 781/20 uxxx^2. eps is 1e-12 of the sum of the IS (so
+// the weights do not depend on the units of the variable) plus a floor, (1e-6 s)^2 for a variable
+// of scale s (the caller's: EulerProjection::scale): variations below a millionth of the variable's
+// own size count as smooth and get the linear weights. Without the floor the weights are scale-free
+// all the way down to rounding noise, pick stencils by that noise where the flow is nearly uniform,
+// and the noise grows: on the vortex a 1-ulp change of the initial state grew 2e6-fold in 20 steps
+// at weno3 + ADER (a difference of 7e-10 between two runs, and between the CPU and the GPU, whose
 // fused multiply-adds round differently), against 1e-14 with the floor. The weights are
 // formed as ratios to the smallest IS, so nothing overflows in single precision.
 //
@@ -84,6 +90,34 @@ FLUXVIEW_HD LineModes<T> plm_line_modes(T um, T u0, T up, T theta) {
   m.x = limited_slope(u0 - um, up - u0, theta);
   return m;
 }
+
+// Second order: u[0..2] are the averages of cells i-1 .. i+1; floor as for weno3. smooth
+// is omega_c / gamma_c as for the higher orders (a degree-1 polynomial has no cross modes
+// to switch, so nothing reads it yet).
+template <class T>
+FLUXVIEW_HD LineModes<T> weno2_line_modes(const T u[3], T floor = T(0)) {
+  const T l = u[1] - u[0], c = T(0.5) * (u[2] - u[0]), r = u[2] - u[1];
+  const T isl = l * l, isc = c * c, isr = r * r;
+  const T is_min = fv_min(isl, fv_min(isc, isr));
+  const T eps = weno_eps(isl + isc + isr, floor);
+  const T lam = T(kWenoCentralWeight);
+  const T wl = weno_relative_weight(isl, is_min, eps);
+  const T wc = lam * weno_relative_weight(isc, is_min, eps);
+  const T wr = weno_relative_weight(isr, is_min, eps);
+  const T inv = T(1) / (wl + wc + wr);
+  LineModes<T> m;
+  m.x = (wl * l + wc * c + wr * r) * inv;
+  m.smooth = wc * inv * (lam + T(2)) / lam;
+  return m;
+}
+
+// How the degree-1 member takes its slope: theta-minmod (fv.reconstruction = plm, with
+// fv.theta) or the second-order WENO (weno2).
+template <class T>
+struct SlopeRule {
+  T theta = T(1.5);
+  bool weno = false;
+};
 
 // Third order: u[0..4] are the averages of cells i-2 .. i+2; floor: weno_floor of the
 // variable's scale (0: scale-free weights).

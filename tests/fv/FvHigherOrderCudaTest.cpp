@@ -72,9 +72,10 @@ struct Scheme {
   const char* time;
 };
 
-const Scheme kSchemes[] = {{"plm", "ader"},   {"weno3", "ssprk3"}, {"weno3", "ader"},
-                           {"weno4", "rk4"},  {"weno4", "ader"},   {"wenoz5", "ssprk3"},
-                           {"wenoz5", "rk4"}, {"constant", "rk2"}};
+const Scheme kSchemes[] = {{"plm", "ader"},     {"weno2", "ader"},    {"weno2", "rk2"},
+                           {"weno3", "ssprk3"}, {"weno3", "ader"},    {"weno4", "rk4"},
+                           {"weno4", "ader"},   {"wenoz5", "ssprk3"}, {"wenoz5", "rk4"},
+                           {"constant", "rk2"}};
 
 }  // namespace
 
@@ -164,9 +165,11 @@ void table_xii(int order, const Scheme& s, double min_order) {
 
 }  // namespace
 
+// Second order with the paper's WENO slope (weno2): plm's theta-minmod clips the vortex's
+// smooth extrema, which leaves its L-infinity error first order and above the paper's.
 TEST(FvHigherOrderCuda, TableXIIOrder2) {
   FLUXVIEW_NEED_CUDA();
-  table_xii(2, {"plm", "ader"}, 1.9);
+  table_xii(2, {"weno2", "ader"}, 1.9);
 }
 TEST(FvHigherOrderCuda, TableXIIOrder3) {
   FLUXVIEW_NEED_CUDA();
@@ -186,8 +189,8 @@ TEST(FvHigherOrderCuda, VortexErrorsAgreeWithCpuToNineDigits) {
   // finishes in CI-like time): the errors agree to nine significant digits, as the
   // paper's do.
   FLUXVIEW_NEED_CUDA();
-  for (const Scheme& s : {Scheme{"plm", "ader"}, Scheme{"weno3", "ader"}, Scheme{"weno4", "ader"},
-                          Scheme{"wenoz5", "rk4"}}) {
+  for (const Scheme& s : {Scheme{"plm", "ader"}, Scheme{"weno2", "ader"}, Scheme{"weno3", "ader"},
+                          Scheme{"weno4", "ader"}, Scheme{"wenoz5", "rk4"}}) {
     const VortexErrors c = vortex_3d(s, 48, 1.0, BackendKind::cpu),
                        g = vortex_3d(s, 48, 1.0, BackendKind::cuda);
     std::printf(

@@ -66,10 +66,14 @@ Errors wave_errors(const Scheme& s, int n) {
 // modal schemes integrate the face with Gauss points and keep their order in 2D. plm with
 // ADER (MUSCL-Hancock) measures 1.91 on the vortex at 32^2 -> 64^2, still short of its
 // asymptote there; the 1.9 is for the paper's finer 3D pairs (the GPU test).
+// weno2 with rk2 measures 1.85 on the wave at 64 -> 128 (its weights still move near the
+// extrema there; with ADER 1.94); its L-infinity error is what it is for: on the 2D
+// vortex to t = 1 at 192^2 it is 1.1e-3 against plm's 3.3e-3.
 const Scheme kSchemes[] = {
-    {"plm", "rk2", 1.9, 1.9},       {"plm", "ader", 1.9, 1.85},  {"weno3", "ssprk3", 2.8, 2.8},
-    {"weno3", "ader", 2.8, 2.8},    {"weno4", "rk4", 3.8, 3.8},  {"weno4", "ader", 3.8, 3.8},
-    {"wenoz5", "ssprk3", 2.8, 1.9}, {"wenoz5", "rk4", 4.8, 1.9},
+    {"plm", "rk2", 1.9, 1.9},    {"plm", "ader", 1.9, 1.85},    {"weno2", "rk2", 1.8, 1.9},
+    {"weno2", "ader", 1.9, 1.9}, {"weno3", "ssprk3", 2.8, 2.8}, {"weno3", "ader", 2.8, 2.8},
+    {"weno4", "rk4", 3.8, 3.8},  {"weno4", "ader", 3.8, 3.8},   {"wenoz5", "ssprk3", 2.8, 1.9},
+    {"wenoz5", "rk4", 4.8, 1.9},
 };
 
 }  // namespace

@@ -86,7 +86,7 @@ void divergence(const Grid2& G, double dt, ReconstructionVariables vars, Riemann
     for (int i = -1; i <= n; ++i) {
       auto at = [&](int di, int dj, int) { return G.u[G.idx(i + di, j + dj)]; };
       auto& st = poly[(j + 1) * m + (i + 1)];
-      reconstruct_cell<Deg>(at, policy, active, 1.5, st.c);
+      reconstruct_cell<Deg>(at, policy, active, SlopeRule<double>{}, st.c);
       for (int q = modes_up_to(Deg); q < space_time_modes(Deg); ++q) st.c[q] = S{};
       if constexpr (Ader) ader_predict<Deg>(fl, st, active, nu);
     }

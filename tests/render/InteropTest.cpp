@@ -122,19 +122,6 @@ TEST(Interop, SharedMemoryTexelsEqualTheHostUpload) {
   }
 }
 
-// What GL reads at both ends of a buffer, through a GPU copy (as the shaders read).
-static std::array<unsigned char, 8> gl_ends(GLuint buffer, std::size_t bytes) {
-  GLuint probe = 0;
-  glCreateBuffers(1, &probe);
-  glNamedBufferStorage(probe, 8, nullptr, 0);
-  glCopyNamedBufferSubData(buffer, probe, 0, 0, 4);
-  glCopyNamedBufferSubData(buffer, probe, GLintptr(bytes - 4), 4, 4);
-  std::array<unsigned char, 8> out{};
-  glGetNamedBufferSubData(probe, 0, 8, out.data());
-  glDeleteBuffers(1, &probe);
-  return out;
-}
-
 TEST(Interop, SharedMemoryStaysSharedAcrossManyAllocationsAndFrees) {
   // Issue 18: on an H100 a later import of shared memory (three slices after a 512^3
   // volume, or after earlier slices had been freed) failed its check, "GL does not read
@@ -157,7 +144,7 @@ TEST(Interop, SharedMemoryStaysSharedAcrossManyAllocationsAndFrees) {
     ASSERT_TRUE(b->create(bytes, &why)) << "allocation " << i << " of " << bytes << ": " << why;
     const auto byte = static_cast<unsigned char>(0x10 + i);
     interop::fill_shared_memory(b->handle(), byte);
-    const auto ends = gl_ends(b->buffer(), bytes);
+    const auto ends = gl_read_ends(b->buffer(), bytes);
     for (unsigned char c : ends)
       ASSERT_EQ(int(c), int(byte)) << "allocation " << i << " of " << bytes << " bytes";
     alive.push_back(std::move(b));
