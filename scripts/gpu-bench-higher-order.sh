@@ -11,7 +11,7 @@ bin=${1:?usage: gpu-bench-higher-order.sh FLUXVIEW OUT_DIR [SIZES]}
 out=${2:?}
 sizes=${3:-96 144 192 256 512}
 mkdir -p "$out"
-schemes=("plm rk2" "plm ader" "weno3 ssprk3" "weno3 ader" "weno4 rk4" "weno4 ader" "wenoz5 rk4")
+schemes=("plm rk2" "plm ader" "weno2 rk2" "weno2 ader" "weno3 ssprk3" "weno3 ader" "weno4 rk4" "weno4 ader" "wenoz5 rk4")
 run() {  # name backend n rec time [extra --set ...]
   local name=$1 backend=$2 n=$3 rec=$4 time=$5
   shift 5
