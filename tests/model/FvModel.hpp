@@ -13,22 +13,39 @@
 // S_L = min(u_L - c_L, u_R - c_R), S_R = max(u_L + c_L, u_R + c_R).
 // Primitives come from the conserved state with rho and p held at their floors.
 // A cell whose stage result has rho <= rho_floor or p <= p_floor is recomputed with
-// first-order fluxes on its faces, HLL with Einfeldt's speeds whatever fv.riemann says; if that fails too, rho and p are raised to the floors
-// (velocity kept); each such cell-stage is counted (corrected_cells).
-// Ghost cells, two per side: outflow repeats the edge cell, reflecting mirrors the cells
-// with the normal momentum negated, periodic wraps; here they are index arithmetic.
-// Time step: dt = cfl / max_cells sum_a (|u_a| + c) / dx_a.
+// first-order fluxes on its faces, HLL with Einfeldt's speeds whatever fv.riemann says; if that
+// fails too, rho and p are raised to the floors (velocity kept); each such cell-stage is counted
+// (corrected_cells). Ghost cells, two per side: outflow repeats the edge cell, reflecting mirrors
+// the cells with the normal momentum negated, periodic wraps; here they are index arithmetic. Time
+// step: dt = cfl / max_cells sum_a (|u_a| + c) / dx_a.
+//
+// The WENO schemes of the modal path (docs/fv.md, "Higher-order schemes"), on a grid with
+// one active axis and fv.variables = conserved (the other variables and the cross modes of
+// 2D and 3D are not modelled; WenoModelTest checks the lines alone): each cell's
+// polynomial along the line, variable by variable, from WenoModel.hpp (weno2: slope,
+// weno3: degree 2, weno4: degree 3) with eps's floor (1e-6 s)^2 for the scale s of the
+// variable at the cell's primitive state: rho for rho, rho (|u| + c) for the momenta,
+// p/(gamma-1) + rho |u|^2/2 for E, rho for rho c. A face's states are the two
+// polynomials at the face (P1 = +-1/2, P2 = 1/6, P3 = +-1/20 there), the Riemann flux of
+// fv.riemann between them; the face takes that flux of the two cell averages instead if a
+// face state is not admissible (rho > rho_floor, p without floor > p_floor) or its rho or p
+// lies outside [min / 10, max * 10] of the two cells'. Time: fv.time = rk2 as above or
+// ssprk3, U1 = U + dt L(U), U2 = 3/4 U + 1/4 (U1 + dt L(U1)), U' = 1/3 U + 2/3 (U2 + dt
+// L(U2)) (Shu & Osher 1988); each stage's cells through the same fallback and floors.
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sim/core/Parameter.hpp"
 #include "sim/core/Types.hpp"
 #include "tests/model/Tracked.hpp"
+#include "tests/model/WenoModel.hpp"
 
 namespace fluxview::model {
 
@@ -46,6 +63,8 @@ class FvModel {
   std::array<long double, 3> spacing{1, 1, 1};
   long double gamma = 1.4L, theta = 1.5L, rho_floor = 0, p_floor = 0, cfl = 0.4L;
   bool plm = true;
+  int weno = 0;    // the modal WENO path: 1 weno2, 2 weno3, 3 weno4 (degree); 0: PLM/constant
+  int stages = 2;  // rk2; 3: ssprk3
   bool tracer = false;
   Riemann riemann = Riemann::hllc;
   Bc bc[3][2] = {};
@@ -70,7 +89,20 @@ class FvModel {
     }
     m.gamma = p.get_real("fv.gamma");
     m.theta = p.get_real("fv.theta");
-    m.plm = p.get_string("fv.reconstruction") == "plm";
+    const std::string rec = p.get_string("fv.reconstruction");
+    m.plm = rec == "plm";
+    m.weno = rec == "weno2" ? 1 : rec == "weno3" ? 2 : rec == "weno4" ? 3 : 0;
+    const std::string time = p.get_string("fv.time");
+    m.stages = time == "ssprk3" ? 3 : 2;
+    int active = 0;
+    for (int a = 0; a < 3; ++a) active += m.n[a] > 1;
+    if (time != "rk2" && time != "ssprk3")
+      throw std::invalid_argument("the fv model steps with rk2 or ssprk3, not " + time);
+    if (m.weno && (active != 1 || p.get_string("fv.variables") != "conserved"))
+      throw std::invalid_argument("the fv model has " + rec +
+                                  " on one active axis in conserved variables only");
+    if (!m.weno && rec != "plm" && rec != "constant")
+      throw std::invalid_argument("the fv model has no " + rec);
     const std::string r = p.get_string("fv.riemann");
     m.riemann = r == "llf" ? Riemann::llf : r == "hll" ? Riemann::hll : Riemann::hllc;
     m.rho_floor = p.get_real("fv.rho_floor");
@@ -113,9 +145,14 @@ class FvModel {
     StepResult res;
     const Tracked h = single_precision ? Tracked((long double)(float)dt) : Tracked((long double)dt);
     // Stage 1: U1 = U + dt L(U).
-    const FvState u1 = stage(u0, u0, h, false, res);
-    // Stage 2: U' = 1/2 U + 1/2 (U1 + dt L(U1)).
-    res.state = stage(u0, u1, h, true, res);
+    const FvState u1 = stage(u0, u0, h, 0, res);
+    if (stages == 2) {
+      // Stage 2: U' = 1/2 U + 1/2 (U1 + dt L(U1)).
+      res.state = stage(u0, u1, h, 0.5L, res);
+      return res;
+    }
+    const FvState u2 = stage(u0, u1, h, 0.75L, res);
+    res.state = stage(u0, u2, h, 1.0L / 3, res);
     return res;
   }
 
@@ -311,13 +348,75 @@ class FvModel {
   }
 
   // L(U) at a cell: the flux differences along x, then y, then z.
+  // The polynomial of the cell at offset s from idx along axis a, at its face on `side`
+  // (+1 above, -1 below), variable by variable (the WENO path).
+  Vars weno_face_state(const FvState& u, const int idx[3], int a, int s, int side) const {
+    const int r = weno == 1 ? 1 : weno;
+    Vars line[7];
+    for (int j = -r; j <= r; ++j) line[j + r] = neighbour(u, idx, a, s + j);
+    const Vars& c = line[r];
+    const Vars q = primitive(c);
+    const Tracked speed = sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) + sound_speed(q);
+    const Tracked scale[6] = {
+        q[0],
+        q[0] * speed,
+        q[0] * speed,
+        q[0] * speed,
+        q[4] / (g() - Tracked(1)) + Tracked(0.5) * q[0] * (q[1] * q[1] + q[2] * q[2] + q[3] * q[3]),
+        q[0]};
+    const Tracked sd = Tracked((long double)side);
+    Vars v;
+    for (int m = 0; m < 6; ++m) {
+      if (m >= vars()) {
+        v[m] = Tracked(0);
+        continue;
+      }
+      Tracked values[7];
+      for (int j = 0; j <= 2 * r; ++j) values[j] = line[j][m];
+      const Tracked f = rounded(1e-6L, 1) * scale[m];
+      const LineModesModel lm =
+          weno == 1 ? weno2_line_model(values, f * f) : weno_line_model(weno, values, f * f);
+      v[m] = c[m] + sd * Tracked(0.5) * lm.x + rounded(1.0L / 6, 1) * lm.xx +
+             sd * rounded(0.05L, 1) * lm.xxx;
+    }
+    return v;
+  }
+
+  // Whether a face state is trusted: admissible, and rho and p within a factor 10 of the
+  // range of the two cells beside the face (primitives cl, cr).
+  bool trusted(const Vars& u, const Vars& cl, const Vars& cr, StepResult& res) const {
+    if (!admissible(u, res)) return false;
+    const Tracked p = (g() - Tracked(1)) *
+                      (u[4] - Tracked(0.5) * (u[1] * u[1] + u[2] * u[2] + u[3] * u[3]) / u[0]);
+    const Tracked ten(10);
+    for (const auto& [x, lo, hi] : {std::tuple{u[0], min(cl[0], cr[0]), max(cl[0], cr[0])},
+                                    std::tuple{p, min(cl[4], cr[4]), max(cl[4], cr[4])}}) {
+      note_decision(x, lo / ten, res);
+      note_decision(x, hi * ten, res);
+      if (!(x.v >= (lo / ten).v && x.v <= (hi * ten).v)) return false;
+    }
+    return true;
+  }
+
+  Vars weno_face_flux(const FvState& u, const int idx[3], int a, int left, StepResult& res) const {
+    const Vars L = weno_face_state(u, idx, a, left, +1),
+               R = weno_face_state(u, idx, a, left + 1, -1);
+    const Vars cl = primitive(neighbour(u, idx, a, left)),
+               cr = primitive(neighbour(u, idx, a, left + 1));
+    if (!(trusted(L, cl, cr, res) && trusted(R, cl, cr, res))) return riemann_flux(cl, cr, a);
+    return riemann_flux(primitive(L), primitive(R), a);
+  }
+
   Vars rate_of_change(const FvState& u, const int idx[3], bool first_order, StepResult& res) const {
     Vars l;
     for (auto& x : l) x = Tracked(0);
     for (int a = 0; a < 3; ++a) {
       if (n[a] == 1) continue;
-      const Vars lo = face_flux(u, idx, a, -1, first_order, res);
-      const Vars hi = face_flux(u, idx, a, 0, first_order, res);
+      const bool modal = weno && !first_order;
+      const Vars lo =
+          modal ? weno_face_flux(u, idx, a, -1, res) : face_flux(u, idx, a, -1, first_order, res);
+      const Vars hi =
+          modal ? weno_face_flux(u, idx, a, 0, res) : face_flux(u, idx, a, 0, first_order, res);
       for (int m = 0; m < 6; ++m) l[m] = l[m] + (lo[m] - hi[m]) * inv_dx(a);
     }
     return l;
@@ -334,8 +433,8 @@ class FvModel {
     return p.v > pf.v;
   }
 
-  // One stage: out = U + dt L(in) (stage 1, in = U) or 1/2 U + 1/2 (in + dt L(in)).
-  FvState stage(const FvState& u0, const FvState& in, const Tracked& h, bool second,
+  // One stage: out = in + dt L(in) (w0 = 0) or w0 U + (1 - w0) (in + dt L(in)).
+  FvState stage(const FvState& u0, const FvState& in, const Tracked& h, long double w0,
                 StepResult& res) const {
     FvState out;
     for (auto& f : out) f.assign(cells(), Tracked(0));
@@ -347,7 +446,7 @@ class FvModel {
           continue;
         }
         const Tracked advanced = in[m][c] + h * l[m];
-        r[m] = second ? Tracked(0.5) * u0[m][c] + Tracked(0.5) * advanced : advanced;
+        r[m] = w0 == 0 ? advanced : rounded(w0, 1) * u0[m][c] + rounded(1 - w0, 1) * advanced;
       }
       return r;
     };

@@ -9,7 +9,8 @@
 //   * its smoothness indicator is the integral over the cell of the squares of its first,
 //     second and third derivatives, by 3-point Gauss quadrature (exact for these degrees);
 //   * the weights are omega_k = lambda_k / (eps + IS_k)^4 normalised, lambda = 1e5 for the
-//     centred stencils and 1 for the others, eps = 1e-12 sum_k IS_k + 1e-30; `smooth` is
+//     centred stencils and 1 for the others, eps = 1e-12 sum_k IS_k + (1e-6 s)^2 + 1e-30
+//     for a variable of scale s (0 where a test asks for scale-free weights); `smooth` is
 //     the centred stencils' share of the weight over their share of the linear weights;
 //   * WENO-Z at fifth order (Borges et al. 2008): the three parabolas' face values, Jiang
 //     and Shu's indicators, tau = |beta_0 - beta_2|, weights d_k (1 + (tau / (beta_k + eps))^2)
@@ -108,8 +109,10 @@ inline Tracked smoothness_model(const Tracked a[3]) {
 }
 
 // Modes of one line by the whole-polynomial WENO of degree 2 (u: 5 cells, i-2..i+2) or 3
-// (u: 7 cells, i-3..i+3).
-inline LineModesModel weno_line_model(int degree, const Tracked* u) {
+// (u: 7 cells, i-3..i+3). floor: the part of eps that variations below a millionth of the
+// variable's scale s contribute, (1e-6 s)^2 (0: scale-free weights).
+inline LineModesModel weno_line_model(int degree, const Tracked* u,
+                                      const Tracked& floor = Tracked(0)) {
   const int r = degree, nc = degree + 1, ns = degree + 1;  // reach, cells per stencil, stencils
   std::vector<std::array<Tracked, 3>> a(ns);
   std::vector<Tracked> is(ns);
@@ -125,7 +128,7 @@ inline LineModesModel weno_line_model(int degree, const Tracked* u) {
     is[k] = smoothness_model(a[k].data());
     sum_is += is[k];
   }
-  const Tracked eps = rounded(1e-12L, 1) * sum_is + rounded(1e-30L, 1);
+  const Tracked eps = rounded(1e-12L, 1) * sum_is + floor + rounded(1e-30L, 1);
   auto central = [&](int k) { return degree == 2 ? k == 1 : (k == 1 || k == 2); };
   std::vector<Tracked> w(ns);
   Tracked total(0), cw(0);
@@ -149,6 +152,33 @@ inline LineModesModel weno_line_model(int degree, const Tracked* u) {
     *out[n] = s / total;
   }
   m.smooth = cw / total / rounded(lin_central / lin_total, 2);
+  return m;
+}
+
+// Second order (weno2): the slope of the cell from three linear candidates on cells
+// i-1..i+1 (u: 3 cells), the one-sided differences and the centred one, each a line whose
+// smoothness indicator is its slope squared (the integral of u'^2 over the cell), weighted
+// as above with lambda = 1e5 for the centred one.
+inline LineModesModel weno2_line_model(const Tracked* u, const Tracked& floor = Tracked(0)) {
+  const Tracked slope[3] = {u[1] - u[0], (u[2] - u[0]) / 2, u[2] - u[1]};
+  Tracked sum_is(0), is[3];
+  for (int k = 0; k < 3; ++k) {
+    is[k] = slope[k] * slope[k];
+    sum_is += is[k];
+  }
+  const Tracked eps = rounded(1e-12L, 1) * sum_is + floor + rounded(1e-30L, 1);
+  Tracked num(0), total(0), cw(0);
+  for (int k = 0; k < 3; ++k) {
+    const Tracked e = eps + is[k];
+    const Tracked w = Tracked(k == 1 ? 1e5L : 1) / (e * e * e * e);
+    num += w * slope[k];
+    total += w;
+    if (k == 1) cw = w;
+  }
+  LineModesModel m;
+  m.x = num / total;
+  m.xx = m.xxx = Tracked(0);
+  m.smooth = cw / total / rounded(1e5L / (1e5L + 2), 2);
   return m;
 }
 

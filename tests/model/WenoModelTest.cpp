@@ -49,8 +49,8 @@ std::vector<std::vector<long double>> lines(Precision p) {
 
 template <class T>
 void check(Precision p) {
-  std::vector<long double> sx3, sxx3, sx4, sxx4, sxxx4, sz;
-  std::vector<Tracked> mx3, mxx3, mx4, mxx4, mxxx4, mz;
+  std::vector<long double> sx2, sx3, sxx3, sx4, sxx4, sxxx4, sz;
+  std::vector<Tracked> mx2, mx3, mxx3, mx4, mxx4, mxxx4, mz;
   for (const auto& l : lines(p)) {
     T u7[7];
     Tracked t7[7];
@@ -58,6 +58,8 @@ void check(Precision p) {
       u7[j] = T(l[j]);
       t7[j] = Tracked(l[j]);
     }
+    sx2.push_back(fv::weno2_line_modes(u7 + 2).x);
+    mx2.push_back(weno2_line_model(t7 + 2).x);
     const fv::LineModes<T> a = fv::weno3_line_modes(u7 + 1);
     const LineModesModel ma = weno_line_model(2, t7 + 1);
     sx3.push_back(a.x), sxx3.push_back(a.xx), mx3.push_back(ma.x), mxx3.push_back(ma.xx);
@@ -71,9 +73,10 @@ void check(Precision p) {
   const std::array<int, 3> n{int(sx3.size()), 1, 1};
   const char* prec = name_of(p);
   const Comparison cs[] = {
-      compare("weno3 x", sx3, mx3, p, n),       compare("weno3 xx", sxx3, mxx3, p, n),
-      compare("weno4 x", sx4, mx4, p, n),       compare("weno4 xx", sxx4, mxx4, p, n),
-      compare("weno4 xxx", sxxx4, mxxx4, p, n), compare("wenoz5", sz, mz, p, n)};
+      compare("weno2 x", sx2, mx2, p, n),    compare("weno3 x", sx3, mx3, p, n),
+      compare("weno3 xx", sxx3, mxx3, p, n), compare("weno4 x", sx4, mx4, p, n),
+      compare("weno4 xx", sxx4, mxx4, p, n), compare("weno4 xxx", sxxx4, mxxx4, p, n),
+      compare("wenoz5", sz, mz, p, n)};
   for (const auto& c : cs) {
     std::printf("%s %s\n", prec, c.describe().c_str());
     expect_within(c, 40, prec);  // chains of up to 37 roundings
