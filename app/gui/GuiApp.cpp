@@ -119,10 +119,10 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
   while (!glfwWindowShouldClose(window_)) {
     const auto f0 = Clock::now();
     glfwPollEvents();
+    font_.prepare(ui_scale_);
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
-    ImGui::GetIO().FontGlobalScale = ui_scale_;
 
     handle_shortcuts();
     const std::int64_t stepped = session_.frame_steps();

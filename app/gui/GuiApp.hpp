@@ -7,6 +7,7 @@
 #include "app/gui/CatalystPanel.hpp"
 #include "app/gui/OutputPanel.hpp"
 #include "app/gui/Panel.hpp"
+#include "app/gui/PanelFont.hpp"
 #include "app/gui/Session.hpp"
 #include "app/gui/SteeringPanel.hpp"
 #include "render/SliceSpec.hpp"
@@ -56,6 +57,7 @@ class GuiApp {
   std::unique_ptr<render::ViewRenderer> renderer_;
   render::UploadPath upload_path_ = render::UploadPath::automatic;
   float ui_scale_ = 1.0f;
+  PanelFont font_;
   float panel_width_ = 420.0f;
   // The side bar, top to bottom; output_, catalyst_ and steering_ are also used by the
   // frame loop.
