@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <stdexcept>
 
@@ -40,6 +41,11 @@ namespace fluxview::app {
 namespace {
 
 std::string g_glfw_error;
+std::string format_number(double t) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4g", t);
+  return buf;
+}
 void on_glfw_error(int code, const char* what) {
   g_glfw_error = "GLFW error " + std::to_string(code) + ": " + what;
 }
@@ -157,10 +163,17 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
     // field and unit, simulated time, step.
     const render::FrameTitle title{session_.scenario().name, session_.status.time,
                                    session_.status.step};
-    if (fbw - scene_x > 16)
-      renderer_->draw(view_, int(scene_x), 0, fbw - int(scene_x), fbh, &title);
-    probe_tooltip();
-    tool_in_view();
+    if (run_line_ && one_dimensional()) {
+      // A 1D run: a line plot with axes and the exact solution (ProfileView.hpp).
+      const std::string text = title.scenario + "    t = " + format_number(title.time) +
+                               " s    step " + std::to_string(title.step);
+      draw_run_line(*run_line_, text, ImVec2(scene_x / to_fb, 0), ImVec2(float(ww), float(wh)));
+    } else {
+      if (fbw - scene_x > 16)
+        renderer_->draw(view_, int(scene_x), 0, fbw - int(scene_x), fbh, &title);
+      probe_tooltip();
+      tool_in_view();
+    }
 
     ImGui::Render();
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -218,13 +231,15 @@ void GuiApp::read_state() {
     last_view_json_ = vj;
     drawn_step_ = s.step();
     needs_upload_ = false;
-    // A 1D run: the whole line for the profile plot (a few thousand cells at most).
-    profile_.clear();
-    if (s.grid().active_dims() == 1) {
-      const HostArray h = gather_interior(s.view(renderer_->field_name()));
-      profile_.resize(std::size_t(h.count()));
-      for (std::int64_t i = 0; i < h.count(); ++i) profile_[std::size_t(i)] = float(h.at(i));
-    }
+    // A 1D run: the whole line for its plot (a few thousand cells at most), and the exact
+    // solution where the run is still the scenario's (no live change, no stroke).
+    run_line_.reset();
+    if (s.grid().active_dims() == 1 && !renderer_->field_name().empty()) try {
+        run_line_ = read_run_line(s, session_.scenario(), renderer_->field_name(),
+                                  !session_.journal().empty(), line_derived_);
+      } catch (const std::exception& e) {
+        session_.message = e.what();
+      }
   }
 }
 
@@ -309,7 +324,6 @@ PanelContext GuiApp::panel_context() {
                       .ui_scale = ui_scale_,
                       .upload_path = upload_path_,
                       .needs_upload = needs_upload_,
-                      .profile = profile_,
                       .times = times_,
                       .reset_run = [this] { reset_run(); }};
 }

@@ -1,12 +1,14 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/gui/CatalystPanel.hpp"
 #include "app/gui/OutputPanel.hpp"
 #include "app/gui/Panel.hpp"
+#include "app/gui/ProfileView.hpp"
 #include "app/gui/Session.hpp"
 #include "app/gui/SteeringPanel.hpp"
 #include "render/SliceSpec.hpp"
@@ -45,7 +47,8 @@ class GuiApp {
   void handle_scene_mouse(float scene_x, float scene_w);
   void probe_tooltip();
   void tool_in_view();  // the Steering tools panel's tool, where the 2D view is clicked
-  void read_state();    // owning Session::access: slices, range, profile
+  void read_state();    // owning Session::access: slices, range, the line of a 1D run
+  bool one_dimensional() { return session_.solver().grid().active_dims() == 1; }
   bool save_window_png(const std::string& path);  // false (and a message) on failure
   void reset_run();
   PanelContext panel_context();
@@ -67,7 +70,9 @@ class GuiApp {
   std::string last_view_json_;
   std::int64_t drawn_step_ = -1;
   bool needs_upload_ = true;
-  std::vector<float> profile_;  // the line of a 1D run
+  // A 1D run: its line, drawn as a plot in place of the strip of the 2D view.
+  std::optional<RunLine> run_line_;
+  render::DerivedField line_derived_;
 };
 
 }  // namespace fluxview::app
