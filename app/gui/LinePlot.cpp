@@ -44,8 +44,11 @@ void dashed_polyline(ImDrawList* draw, const std::vector<ImVec2>& pts, ImU32 col
       const float step = std::min(len - s, on ? dash - phase : dash + gap - phase);
       if (on) {
         const float t0 = s / len, t1 = (s + step) / len;
-        draw->AddLine(ImVec2(a.x + (b.x - a.x) * t0, a.y + (b.y - a.y) * t0),
-                      ImVec2(a.x + (b.x - a.x) * t1, a.y + (b.y - a.y) * t1), colour, width);
+        // A polyline, not AddLine (which moves its ends by half a pixel): the dashes lie
+        // on the same pixels as a solid curve through the same points.
+        const ImVec2 seg[2] = {ImVec2(a.x + (b.x - a.x) * t0, a.y + (b.y - a.y) * t0),
+                               ImVec2(a.x + (b.x - a.x) * t1, a.y + (b.y - a.y) * t1)};
+        draw->AddPolyline(seg, 2, colour, ImDrawFlags_None, width);
       }
       s += step;
       phase = std::fmod(phase + step, dash + gap);

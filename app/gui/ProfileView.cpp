@@ -38,14 +38,17 @@ void draw_run_line(const RunLine& line, const std::string& title, ImVec2 lo, ImV
   curves[0].y = line.value;
   curves[0].colour = kFieldCurveColour;
   curves[0].label = line.field;
+  curves[0].thickness = 3.0f;
   if (line.exact) {
-    // Drawn over the field's curve, dashed, so that both show where they agree.
+    // Thin and dashed over the thicker curve of the field, so that both show where they
+    // agree.
     PlotCurve e;
     e.x = line.exact->x;
     e.y = line.exact->value;
     e.colour = kExactCurveColour;
     e.label = line.exact->name;
     e.dashed = true;
+    e.thickness = 1.0f;
     curves.push_back(std::move(e));
   }
   // The box's extent along the axis: half a cell beyond the outermost centres.
