@@ -23,12 +23,14 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "app/RunOptions.hpp"
 #include "app/gui/DiagnosticsPanel.hpp"
 #include "app/gui/LessonsPanel.hpp"
 #include "app/gui/ParametersPanel.hpp"
+#include "app/gui/ProbePanel.hpp"
 #include "app/gui/RunPanel.hpp"
 #include "app/gui/SteeringPanel.hpp"
 #include "app/gui/ViewPanel.hpp"
@@ -77,6 +79,8 @@ GuiApp::GuiApp(const Scenario& sc, BackendKind backend, Precision precision)
   auto output = std::make_unique<OutputPanel>();
   auto catalyst = std::make_unique<CatalystPanel>();
   auto steering = std::make_unique<SteeringPanel>();
+  auto probes = std::make_unique<ProbePanel>();
+  probes_ = probes.get();
   output_ = output.get();
   catalyst_ = catalyst.get();
   steering_ = steering.get();
@@ -85,6 +89,7 @@ GuiApp::GuiApp(const Scenario& sc, BackendKind backend, Precision precision)
   panels_.push_back(std::make_unique<LessonsPanel>());
   panels_.push_back(std::make_unique<ParametersPanel>());
   panels_.push_back(std::make_unique<ViewPanel>());
+  panels_.push_back(std::move(probes));
   panels_.push_back(std::make_unique<DiagnosticsPanel>());
   panels_.push_back(std::move(output));
   panels_.push_back(std::move(catalyst));
@@ -143,6 +148,7 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
         session_.message = e.what();
       }
       read_state();
+      sample_probes();
       catalyst_->control().offer(session_.solver());
       session_.release(state);
     }
@@ -173,6 +179,9 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
         renderer_->draw(view_, int(scene_x), 0, fbw - int(scene_x), fbh, &title);
       probe_tooltip();
       tool_in_view();
+      PanelContext context = panel_context();
+      probes_->use_in_view(context, to_fb, float(fbh) / float(std::max(wh, 1)), fbh,
+                           steering_->armed());
     }
 
     ImGui::Render();
@@ -193,6 +202,7 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
         output_->status = why;
     }
     if (last && !screenshot.empty() && !save_window_png(screenshot)) code = kExitFailure;
+    if (last && export_probes_at_end_ && !export_probes()) code = kExitFailure;
     glfwSwapBuffers(window_);
 
     times_.frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - f0).count();
@@ -240,6 +250,37 @@ void GuiApp::read_state() {
       } catch (const std::exception& e) {
         session_.message = e.what();
       }
+  }
+}
+
+void GuiApp::set_probes(const nlohmann::json& j) {
+  probes_->probes().load_json(j);
+  export_probes_at_end_ = true;
+}
+
+void GuiApp::sample_probes() {
+  Probes& p = probes_->probes();
+  try {
+    p.sample(session_.solver(), renderer_->field_name());
+  } catch (const std::exception& e) {
+    // A field the run does not have (after a reset to another family): the view's field.
+    session_.message = std::string("probes: ") + e.what();
+    p.field.clear();
+  }
+}
+
+bool GuiApp::export_probes() {
+  // The state of the last frame, sampled whatever the worker was doing.
+  auto state = session_.access(-1);
+  sample_probes();
+  session_.release(state);
+  try {
+    for (const std::string& f : probes_->probes().export_csv())
+      std::cout << "fluxview gui: wrote " << f << "\n";
+    return true;
+  } catch (const std::exception& e) {
+    std::cerr << "fluxview gui: probes: " << e.what() << "\n";
+    return false;
   }
 }
 
