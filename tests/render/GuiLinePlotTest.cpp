@@ -15,7 +15,7 @@
 
 #include "render/GlResources.hpp"
 #include "render/Image.hpp"
-#include "tests/support/RunFluxview.hpp"
+#include "tests/render/GuiScript.hpp"
 
 namespace fs = std::filesystem;
 using namespace fluxview::render;
@@ -53,18 +53,13 @@ std::optional<double> curve_row(const Image& im, int x0, int x1, const std::arra
 }  // namespace
 
 TEST(GuiLinePlot, SodIsDrawnAsACurveOnItsPlateausBesideTheExactSolution) {
-  const std::string xvfb = XVFB_RUN;
-  if (xvfb.empty() || xvfb.find("NOTFOUND") != std::string::npos)
-    GTEST_SKIP() << "xvfb-run not installed";
-  const fs::path dir = fs::temp_directory_path() / "fluxview_gui_line_plot_test";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  if (!fluxview::test::have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const fs::path dir = fluxview::test::fresh_folder("fluxview_gui_line_plot_test");
   const fs::path shot = dir / "sod.png";
   // 200 cells reach run.until = 0.14 in about 150 steps; the window pauses there.
-  const auto r = fluxview::test::run_fluxview(
+  const auto r = fluxview::test::run_gui(
       "gui fv/sod --backend cpu --set grid.nx=200 --exit-after-frames 400 --screenshot " +
-          shot.string(),
-      xvfb + " -a -s '-screen 0 1280x800x24' ");
+      shot.string());
   ASSERT_EQ(r.code, 0) << r.out;
   ASSERT_NE(r.out.find("run.until = 0.14"), std::string::npos) << "did not reach t = 0.14:\n"
                                                                << r.out;

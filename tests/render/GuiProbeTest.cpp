@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/support/RunFluxview.hpp"
+#include "tests/render/GuiScript.hpp"
 
 namespace fs = std::filesystem;
 
@@ -37,23 +37,18 @@ std::vector<std::vector<double>> read_numbers(const fs::path& path, std::string*
 }  // namespace
 
 TEST(GuiProbes, AProbeFileIsSampledLiveAndExportedAfterTheLastFrame) {
-  const std::string xvfb = XVFB_RUN;
-  if (xvfb.empty() || xvfb.find("NOTFOUND") != std::string::npos)
-    GTEST_SKIP() << "xvfb-run not installed";
-  const fs::path dir = fs::temp_directory_path() / "fluxview_gui_probe_test";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  if (!fluxview::test::have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const fs::path dir = fluxview::test::fresh_folder("fluxview_gui_probe_test");
   // 255 points a side: spacing 1/256, so 0.25 ... 0.75 in 129 points are grid points.
   {
     std::ofstream f(dir / "probes.json");
     f << R"({"field": "T", "count": 129, "line": [[0.25, 0.5, 0.5], [0.75, 0.5, 0.5]],)"
       << R"( "points": [[0.5, 0.5, 0.5]], "folder": ")" << (dir / "probes").string() << "\"}";
   }
-  const auto r = fluxview::test::run_fluxview(
+  const auto r = fluxview::test::run_gui(
       "gui heat/sine-decay --backend cpu --set grid.nx=255 --set grid.ny=255 --set grid.nz=1 "
       "--set heat.sine_amplitude=2 --set run.until=0.1 --exit-after-frames 60 --probe-file " +
-          (dir / "probes.json").string(),
-      xvfb + " -a -s '-screen 0 1280x800x24' ");
+      (dir / "probes.json").string());
   ASSERT_EQ(r.code, 0) << r.out;
 
   fs::path line_csv, points_csv;
@@ -101,15 +96,12 @@ TEST(GuiProbes, AProbeFileIsSampledLiveAndExportedAfterTheLastFrame) {
 }
 
 TEST(GuiProbes, ABadProbeFileIsRefusedBeforeAWindowOpens) {
-  const std::string xvfb = XVFB_RUN;
-  if (xvfb.empty() || xvfb.find("NOTFOUND") != std::string::npos)
-    GTEST_SKIP() << "xvfb-run not installed";
+  if (!fluxview::test::have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
   const fs::path file = fs::temp_directory_path() / "fluxview_bad_probes.json";
   std::ofstream(file) << R"({"count": 1, "line": [[0, 0, 0], [1, 1, 0]]})";
-  const auto r = fluxview::test::run_fluxview(
+  const auto r = fluxview::test::run_gui(
       "gui heat/sine-decay --backend cpu --set grid.nz=1 --exit-after-frames 2 --probe-file " +
-          file.string(),
-      xvfb + " -a -s '-screen 0 1280x800x24' ");
+      file.string());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("--probe-file " + file.string() + ": count = 1; allowed: 2 to 100000"),
             std::string::npos)
