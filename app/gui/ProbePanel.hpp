@@ -13,6 +13,10 @@ namespace fluxview::app {
 class ProbePanel : public Panel {
  public:
   const char* title() const override { return "Probes"; }
+  // Open where the window starts with probes (--probe-file).
+  bool open_at_start() const override {
+    return probes_.line().has_value() || !probes_.points().empty();
+  }
   void draw(PanelContext& c) override;
 
   // Called once a frame after the scene is drawn, with the framebuffer pixels a window
