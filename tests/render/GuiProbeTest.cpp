@@ -107,3 +107,56 @@ TEST(GuiProbes, ABadProbeFileIsRefusedBeforeAWindowOpens) {
             std::string::npos)
       << r.out;
 }
+
+// A person's hand: the mouse drags a line across the 2D view and shift-clicks its middle
+// (xdotool, tests/render/drag_probes.sh); the exported line is horizontal across the view,
+// on the sine mode's shape, and the pinned point is the view's middle.
+TEST(GuiProbes, DragALineAndShiftClickAPointWithTheMouse) {
+  const std::string xdotool = XDOTOOL;
+  if (!fluxview::test::have_xvfb() || xdotool.empty() ||
+      xdotool.find("NOTFOUND") != std::string::npos)
+    GTEST_SKIP() << "xvfb-run or xdotool not installed";
+  const fs::path dir = fluxview::test::fresh_folder("fluxview_gui_drag_probe_test");
+  const std::string cmd = std::string(XVFB_RUN) + " -a -s '-screen 0 1600x1000x24' sh " +
+                          DRAG_PROBES_SCRIPT + " " + FLUXVIEW_EXE + " " + dir.string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd << " (see " << (dir / "log.txt") << ")";
+
+  fs::path line_csv, points_csv;
+  for (const auto& e : fs::directory_iterator(dir / "probes")) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("probe_line_", 0) == 0) line_csv = e.path();
+    if (name.rfind("probe_points_", 0) == 0) points_csv = e.path();
+  }
+  ASSERT_FALSE(line_csv.empty() || points_csv.empty()) << "see " << (dir / "log.txt");
+  std::string head;
+  const auto line = read_numbers(line_csv, &head);
+  ASSERT_EQ(line.size(), 200u);  // the default count
+  // Across the view at one height (the drag's), from near the left wall to near the right.
+  EXPECT_LT(line.front()[1], 0.15);
+  EXPECT_GT(line.back()[1], 0.85);
+  EXPECT_NEAR(line.front()[2], 0.5, 0.02);
+  for (const auto& r : line) {
+    EXPECT_EQ(r[2], line.front()[2]);
+    EXPECT_EQ(r[3], 0.5);
+  }
+  // T = C sin(pi x) along it, to the linear interpolation's dx^2 pi^2 / 8 (2e-5 of C).
+  const double pi = std::numbers::pi;
+  const double c = line[100][4] / std::sin(pi * line[100][1]);
+  double worst = 0;
+  for (const auto& r : line) worst = std::max(worst, std::abs(r[4] - c * std::sin(pi * r[1])));
+  const auto points = read_numbers(points_csv, &head);
+  ASSERT_GE(points.size(), 1u);
+  double px = 0, py = 0, pz = 0;
+  ASSERT_EQ(std::sscanf(head.c_str(), "time,T@(%lf %lf %lf)", &px, &py, &pz), 3) << head;
+  std::printf(
+      "line from x = %.4f to %.4f at y = %.4f, |T - C sin(pi x)| <= %.3g C; point "
+      "(%.4f, %.4f, %.4f)\n",
+      line.front()[1], line.back()[1], line.front()[2], worst / c, px, py, pz);
+  EXPECT_LE(worst, 1e-4 * c);
+  EXPECT_NEAR(px, 0.5, 0.02);
+  EXPECT_NEAR(py, 0.5, 0.02);
+  // The point and the line from the same state: T at the point is C' sin(pi px) with C'
+  // the line's C scaled by the sine of the heights.
+  EXPECT_NEAR(points.back()[1],
+              c * std::sin(pi * px) * std::sin(pi * py) / std::sin(pi * line.front()[2]), 1e-4 * c);
+}
