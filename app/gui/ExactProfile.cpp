@@ -1,5 +1,7 @@
 #include "app/gui/ExactProfile.hpp"
 
+#include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include "sim/fv/ExactRiemann.hpp"

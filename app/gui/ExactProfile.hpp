@@ -3,6 +3,7 @@
 // a shock tube (fv.init = shock-tube along the run's one axis, without the ripple) is
 // the Riemann problem of its two states, solved exactly (sim/fv/ExactRiemann.hpp).
 // Knows nothing of ImGui.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>

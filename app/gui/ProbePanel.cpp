@@ -3,13 +3,18 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <exception>
 #include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "app/gui/LinePlot.hpp"

@@ -1,6 +1,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/gui/Panel.hpp"
 #include "app/gui/Probes.hpp"

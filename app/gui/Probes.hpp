@@ -4,6 +4,7 @@
 // as time series, one sample a new step; both exported as CSV. The sampling is
 // sim/core/Probe.hpp's, where the field lives. Knows nothing of ImGui.
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>

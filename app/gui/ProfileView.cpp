@@ -1,9 +1,12 @@
 #include "app/gui/ProfileView.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <utility>
 
 namespace fluxview::app {
 

@@ -4,13 +4,16 @@
 // own colour) on the same rows, its shock at the column of x = 0.5 + 1.75216 t.
 #include <gtest/gtest.h>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "render/GlResources.hpp"
