@@ -88,7 +88,7 @@ void ProbePanel::draw(PanelContext& c) {
     ImGui::EndCombo();
   }
   int count = probes_.count;
-  if (ImGui::InputInt("points on the line", &count, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue))
+  if (ImGui::InputInt("line points", &count, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue))
     probes_.count = std::clamp(count, 2, Probes::kMaxCount);
   help_marker("How many points the profile samples, both ends included (2 to " +
               std::to_string(Probes::kMaxCount) +

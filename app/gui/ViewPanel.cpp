@@ -72,9 +72,11 @@ void ViewPanel::draw(PanelContext& c) {
     ImGui::SameLine();
   }
   ImGui::Checkbox("colour bar", &view.colorbar);
-  if (s.grid().active_dims() == 1)
-    ImGui::TextDisabled("a 1D run: the view plots the field along its axis (hover for values)");
-  else if (view.mode == render::ViewMode::slice2d)
+  if (s.grid().active_dims() == 1) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("a 1D run: the view plots the field along its axis (hover it for values)");
+    ImGui::PopStyleColor();
+  } else if (view.mode == render::ViewMode::slice2d)
     ImGui::TextDisabled("hover the slice for the value under the cursor");
 }
 
