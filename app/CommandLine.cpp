@@ -152,6 +152,9 @@ CommandLineParser::CommandLineParser() {
   gui_->add_option("--steer", g.steer,
                    "apply this steering file as the run goes (as `run --steer`); prints the "
                    "session's journal at the end");
+  gui_->add_option("--probe-file", g.probe_file,
+                   "start with these probes (JSON, saved by the Probes panel); with "
+                   "--exit-after-frames, their CSV is written after the last frame");
 }
 
 const CommandLine& CommandLineParser::parse(int argc, const char* const* argv) {

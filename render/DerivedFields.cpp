@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <stdexcept>
+#include <string>
 
 namespace fluxview::render {
 
@@ -88,6 +89,17 @@ FieldView DerivedField::compute(const Solver& s, const std::string& name) {
   for (const auto& f : derived_fields(s))
     if (f.name == name) unit = f.unit;
   return FieldView{name, unit, out, Precision::f32, u[0].where, layout, u[0].centering};
+}
+
+FieldView resolve_view_field(const Solver& s, const std::string& name, DerivedField& derived) {
+  for (const auto& f : s.fields())
+    if (f.name == name) return s.view(name);
+  for (const auto& f : derived_fields(s))
+    if (f.name == name) return derived.compute(s, name);
+  std::string names;
+  for (const auto& f : s.fields()) names += (names.empty() ? "" : ", ") + f.name;
+  for (const auto& f : derived_fields(s)) names += ", " + f.name;
+  throw std::out_of_range("no field '" + name + "'; this solver has " + names);
 }
 
 }  // namespace fluxview::render

@@ -35,4 +35,8 @@ class DerivedField {
   Buffer buffer_;
 };
 
+// A field a view can show by name: the solver's own, else a derived one computed into
+// `derived`. Throws std::out_of_range naming the fields there are.
+FieldView resolve_view_field(const Solver& s, const std::string& name, DerivedField& derived);
+
 }  // namespace fluxview::render

@@ -107,13 +107,7 @@ std::vector<FieldInfo> ViewRenderer::viewable_fields(const Solver& s) {
 
 FieldView ViewRenderer::resolve_field(const Solver& s, const std::string& name,
                                       DerivedField& derived) const {
-  for (const auto& f : s.fields())
-    if (f.name == name) return s.view(name);
-  for (const auto& f : derived_fields(s))
-    if (f.name == name) return derived.compute(s, name);
-  std::string names;
-  for (const auto& f : viewable_fields(s)) names += (names.empty() ? "" : ", ") + f.name;
-  throw std::out_of_range("no field '" + name + "'; this solver has " + names);
+  return resolve_view_field(s, name, derived);
 }
 
 void ViewRenderer::update(const Solver& s, const ViewSettings& vs, UploadPath path) {

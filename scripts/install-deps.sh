@@ -11,7 +11,7 @@ packages=(
   libpng-dev libstb-dev fonts-dejavu-core
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg
   libglfw3-dev libepoxy-dev libimgui-dev libegl-dev libgl-dev
-  libegl-mesa0 libgl1-mesa-dri libglx-mesa0 mesa-utils xvfb xauth
+  libegl-mesa0 libgl1-mesa-dri libglx-mesa0 mesa-utils xvfb xauth xdotool
   libopenmpi-dev openmpi-bin libhdf5-dev libp4est-dev
   paraview-dev python3-paraview python3-numpy
   libclang-rt-14-dev libomp-14-dev zlib1g-dev

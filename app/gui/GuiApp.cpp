@@ -21,13 +21,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "app/RunOptions.hpp"
 #include "app/gui/DiagnosticsPanel.hpp"
 #include "app/gui/LessonsPanel.hpp"
 #include "app/gui/ParametersPanel.hpp"
+#include "app/gui/ProbePanel.hpp"
 #include "app/gui/RunPanel.hpp"
 #include "app/gui/SteeringPanel.hpp"
 #include "app/gui/ViewPanel.hpp"
@@ -40,6 +43,11 @@ namespace fluxview::app {
 namespace {
 
 std::string g_glfw_error;
+std::string format_number(double t) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4g", t);
+  return buf;
+}
 void on_glfw_error(int code, const char* what) {
   g_glfw_error = "GLFW error " + std::to_string(code) + ": " + what;
 }
@@ -71,6 +79,8 @@ GuiApp::GuiApp(const Scenario& sc, BackendKind backend, Precision precision)
   auto output = std::make_unique<OutputPanel>();
   auto catalyst = std::make_unique<CatalystPanel>();
   auto steering = std::make_unique<SteeringPanel>();
+  auto probes = std::make_unique<ProbePanel>();
+  probes_ = probes.get();
   output_ = output.get();
   catalyst_ = catalyst.get();
   steering_ = steering.get();
@@ -79,6 +89,7 @@ GuiApp::GuiApp(const Scenario& sc, BackendKind backend, Precision precision)
   panels_.push_back(std::make_unique<LessonsPanel>());
   panels_.push_back(std::make_unique<ParametersPanel>());
   panels_.push_back(std::make_unique<ViewPanel>());
+  panels_.push_back(std::move(probes));
   panels_.push_back(std::make_unique<DiagnosticsPanel>());
   panels_.push_back(std::move(output));
   panels_.push_back(std::move(catalyst));
@@ -137,6 +148,7 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
         session_.message = e.what();
       }
       read_state();
+      sample_probes();
       catalyst_->control().offer(session_.solver());
       session_.release(state);
     }
@@ -157,10 +169,20 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
     // field and unit, simulated time, step.
     const render::FrameTitle title{session_.scenario().name, session_.status.time,
                                    session_.status.step};
-    if (fbw - scene_x > 16)
-      renderer_->draw(view_, int(scene_x), 0, fbw - int(scene_x), fbh, &title);
-    probe_tooltip();
-    tool_in_view();
+    if (run_line_ && one_dimensional()) {
+      // A 1D run: a line plot with axes and the exact solution (ProfileView.hpp).
+      const std::string text = title.scenario + "    t = " + format_number(title.time) +
+                               " s    step " + std::to_string(title.step);
+      draw_run_line(*run_line_, text, ImVec2(scene_x / to_fb, 0), ImVec2(float(ww), float(wh)));
+    } else {
+      if (fbw - scene_x > 16)
+        renderer_->draw(view_, int(scene_x), 0, fbw - int(scene_x), fbh, &title);
+      probe_tooltip();
+      tool_in_view();
+      PanelContext context = panel_context();
+      probes_->use_in_view(context, to_fb, float(fbh) / float(std::max(wh, 1)), fbh,
+                           steering_->armed());
+    }
 
     ImGui::Render();
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -180,6 +202,7 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
         output_->status = why;
     }
     if (last && !screenshot.empty() && !save_window_png(screenshot)) code = kExitFailure;
+    if (last && export_probes_at_end_ && !export_probes()) code = kExitFailure;
     glfwSwapBuffers(window_);
 
     times_.frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - f0).count();
@@ -218,13 +241,46 @@ void GuiApp::read_state() {
     last_view_json_ = vj;
     drawn_step_ = s.step();
     needs_upload_ = false;
-    // A 1D run: the whole line for the profile plot (a few thousand cells at most).
-    profile_.clear();
-    if (s.grid().active_dims() == 1) {
-      const HostArray h = gather_interior(s.view(renderer_->field_name()));
-      profile_.resize(std::size_t(h.count()));
-      for (std::int64_t i = 0; i < h.count(); ++i) profile_[std::size_t(i)] = float(h.at(i));
-    }
+    // A 1D run: the whole line for its plot (a few thousand cells at most), and the exact
+    // solution where the run is still the scenario's (no live change, no stroke).
+    run_line_.reset();
+    if (s.grid().active_dims() == 1 && !renderer_->field_name().empty()) try {
+        run_line_ = read_run_line(s, session_.scenario(), renderer_->field_name(),
+                                  !session_.journal().empty(), line_derived_);
+      } catch (const std::exception& e) {
+        session_.message = e.what();
+      }
+  }
+}
+
+void GuiApp::set_probes(const nlohmann::json& j) {
+  probes_->probes().load_json(j);
+  export_probes_at_end_ = true;
+}
+
+void GuiApp::sample_probes() {
+  Probes& p = probes_->probes();
+  try {
+    p.sample(session_.solver(), renderer_->field_name());
+  } catch (const std::exception& e) {
+    // A field the run does not have (after a reset to another family): the view's field.
+    session_.message = std::string("probes: ") + e.what();
+    p.field.clear();
+  }
+}
+
+bool GuiApp::export_probes() {
+  // The state of the last frame, sampled whatever the worker was doing.
+  auto state = session_.access(-1);
+  sample_probes();
+  session_.release(state);
+  try {
+    for (const std::string& f : probes_->probes().export_csv())
+      std::cout << "fluxview gui: wrote " << f << "\n";
+    return true;
+  } catch (const std::exception& e) {
+    std::cerr << "fluxview gui: probes: " << e.what() << "\n";
+    return false;
   }
 }
 
@@ -309,7 +365,6 @@ PanelContext GuiApp::panel_context() {
                       .ui_scale = ui_scale_,
                       .upload_path = upload_path_,
                       .needs_upload = needs_upload_,
-                      .profile = profile_,
                       .times = times_,
                       .reset_run = [this] { reset_run(); }};
 }

@@ -1,6 +1,8 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,6 +10,8 @@
 #include "app/gui/OutputPanel.hpp"
 #include "app/gui/Panel.hpp"
 #include "app/gui/PanelFont.hpp"
+#include "app/gui/ProbePanel.hpp"
+#include "app/gui/ProfileView.hpp"
 #include "app/gui/Session.hpp"
 #include "app/gui/SteeringPanel.hpp"
 #include "render/SliceSpec.hpp"
@@ -39,14 +43,20 @@ class GuiApp {
   // Applies a steering file's entries as the run reaches their steps (Session::plan).
   void steer_with(const Journal& j, const std::string& origin) { session_.plan(j, origin); }
   const Journal& journal() const { return session_.journal(); }
+  // Starts with these probes (--probe-file: Probes::load_json's JSON, checked there); a
+  // scripted run (frames > 0) exports them after its last frame.
+  void set_probes(const nlohmann::json& j);
 
  private:
   void side_bar();
   void handle_shortcuts();
   void handle_scene_mouse(float scene_x, float scene_w);
   void probe_tooltip();
-  void tool_in_view();  // the Steering tools panel's tool, where the 2D view is clicked
-  void read_state();    // owning Session::access: slices, range, profile
+  void tool_in_view();   // the Steering tools panel's tool, where the 2D view is clicked
+  void sample_probes();  // owning Session::access
+  bool export_probes();  // false (and a message) on failure
+  void read_state();     // owning Session::access: slices, range, the line of a 1D run
+  bool one_dimensional() { return session_.solver().grid().active_dims() == 1; }
   bool save_window_png(const std::string& path);  // false (and a message) on failure
   void reset_run();
   PanelContext panel_context();
@@ -64,12 +74,16 @@ class GuiApp {
   OutputPanel* output_ = nullptr;
   SteeringPanel* steering_ = nullptr;
   CatalystPanel* catalyst_ = nullptr;
+  ProbePanel* probes_ = nullptr;
+  bool export_probes_at_end_ = false;
   std::vector<std::unique_ptr<Panel>> panels_;
   FrameTimes times_;
   std::string last_view_json_;
   std::int64_t drawn_step_ = -1;
   bool needs_upload_ = true;
-  std::vector<float> profile_;  // the line of a 1D run
+  // A 1D run: its line, drawn as a plot in place of the strip of the 2D view.
+  std::optional<RunLine> run_line_;
+  render::DerivedField line_derived_;
 };
 
 }  // namespace fluxview::app

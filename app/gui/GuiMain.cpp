@@ -15,6 +15,7 @@
 #include "app/GuiEntry.hpp"
 #include "app/RunOptions.hpp"
 #include "app/gui/GuiApp.hpp"
+#include "app/gui/Probes.hpp"
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/Journal.hpp"
 #include "sim/core/Scenario.hpp"
@@ -48,6 +49,19 @@ render::ViewSettings read_view_file(const std::string& path) {
   }
 }
 
+// Probes saved by the Probes panel; ConfigError naming the file and what is wrong.
+nlohmann::json read_probe_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("--probe-file " + path + ": cannot be read");
+  try {
+    nlohmann::json j = nlohmann::json::parse(in);
+    Probes().load_json(j);  // checked before a window opens
+    return j;
+  } catch (const std::exception& e) {
+    throw ConfigError("--probe-file " + path + ": " + e.what());
+  }
+}
+
 }  // namespace
 
 int gui_command(const GuiOptions& o) {
@@ -64,8 +78,11 @@ int gui_command(const GuiOptions& o) {
       o.view_file.empty() ? std::nullopt : std::optional(read_view_file(o.view_file));
   const std::optional<Journal> steering =
       o.steer.empty() ? std::nullopt : std::optional(read_journal_file(o.steer));
+  const std::optional<nlohmann::json> probes =
+      o.probe_file.empty() ? std::nullopt : std::optional(read_probe_file(o.probe_file));
   GuiApp app(sc, backend, precision);
   if (view) app.set_view(*view);
+  if (probes) app.set_probes(*probes);
   app.set_upload_path(render::parse_upload_path(o.upload_path));  // checked by the command line
   if (steering) app.steer_with(*steering, "--steer " + o.steer);
   const int code = app.run(o.exit_after_frames, o.screenshot);

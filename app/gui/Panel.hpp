@@ -34,7 +34,6 @@ struct PanelContext {
   render::UploadPath& upload_path;
   // Set to have the view's textures rebuilt at the next frame (a new solver or view).
   bool& needs_upload;
-  const std::vector<float>& profile;  // the line of a 1D run, for the View panel's plot
   const FrameTimes& times;
   // Session::reset, then a view of the new solver's fields; a refused reset leaves the old
   // run and says why in Session::message.

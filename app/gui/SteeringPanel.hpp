@@ -19,6 +19,8 @@ class SteeringPanel : public Panel {
   // pixel (`sx`, `sy`) and the framebuffer's height: where the tool is armed and the cursor
   // is over the 2D view, draws the brush and applies the tool on a left click.
   void use_in_view(PanelContext& c, double sx, double sy, int fb_height);
+  // Whether a click in the 2D view applies the tool (the probes then leave clicks alone).
+  bool armed() const { return armed_; }
 
  private:
   int tool_index_ = 0;

@@ -5,7 +5,6 @@
 #include <memory>
 #include <vector>
 
-#include <cfloat>
 #include <string>
 
 #include "app/gui/ScenePanel.hpp"
@@ -73,13 +72,12 @@ void ViewPanel::draw(PanelContext& c) {
     ImGui::SameLine();
   }
   ImGui::Checkbox("colour bar", &view.colorbar);
-  if (view.mode == render::ViewMode::slice2d)
+  if (s.grid().active_dims() == 1) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("a 1D run: the view plots the field along its axis (hover it for values)");
+    ImGui::PopStyleColor();
+  } else if (view.mode == render::ViewMode::slice2d)
     ImGui::TextDisabled("hover the slice for the value under the cursor");
-  // A 1D run reads best as a curve (GuiApp copies the line while it holds the state).
-  if (!c.profile.empty())
-    ImGui::PlotLines("##profile", c.profile.data(), int(c.profile.size()), 0,
-                     ("profile of " + shown).c_str(), FLT_MAX, FLT_MAX,
-                     ImVec2(ImGui::GetContentRegionAvail().x, 140 * c.ui_scale));
 }
 
 }  // namespace fluxview::app

@@ -16,7 +16,7 @@ namespace {
 
 std::string number(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
+  std::snprintf(buf, sizeof buf, "%.17g", v);
   return buf;
 }
 

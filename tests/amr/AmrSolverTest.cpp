@@ -16,12 +16,13 @@
 
 #include "sim/amr/AmrHierarchy.hpp"
 #include "sim/core/ConfigError.hpp"
+#include "sim/fv/ExactRiemann.hpp"
 #include "tests/amr/AmrSedovOctant.hpp"
-#include "tests/fv/ExactRiemann.hpp"
 #include "tests/fv/FvTestUtil.hpp"
 
 using namespace fluxview;
 using namespace fluxview::fv::test;
+using fluxview::fv::ExactRiemann;
 
 namespace {
 

@@ -16,11 +16,12 @@
 
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/Scenario.hpp"
-#include "tests/fv/ExactRiemann.hpp"
+#include "sim/fv/ExactRiemann.hpp"
 #include "tests/fv/FvTestUtil.hpp"
 
 using namespace fluxview;
 using namespace fluxview::fv::test;
+using fluxview::fv::ExactRiemann;
 
 namespace {
 

@@ -10,11 +10,12 @@
 
 #include <cmath>
 
-#include "tests/fv/ExactRiemann.hpp"
+#include "sim/fv/ExactRiemann.hpp"
 #include "tests/fv/FvTestUtil.hpp"
 
 using namespace fluxview;
 using namespace fluxview::fv::test;
+using fluxview::fv::ExactRiemann;
 
 namespace {
 

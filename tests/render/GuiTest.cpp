@@ -3,12 +3,10 @@
 // picture (many colours, the colormap's top colour somewhere), not a blank window, and
 // the panel's text drawn with the TrueType font where one is embedded.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdlib>
-#include <sstream>
 #include <vector>
 
 #include <filesystem>
@@ -18,25 +16,19 @@
 #include "render/EmbeddedFont.hpp"
 #include "render/GlResources.hpp"
 #include "render/Image.hpp"
+#include "tests/render/GuiScript.hpp"
 
 namespace fs = std::filesystem;
 using namespace fluxview::render;
 
 TEST(Gui, RunsFramesUnderXvfbAndSavesANonBlankScreenshot) {
-  const std::string xvfb = XVFB_RUN;
-  if (xvfb.empty() || xvfb.find("NOTFOUND") != std::string::npos)
-    GTEST_SKIP() << "xvfb-run not installed";
-  const fs::path dir = fs::temp_directory_path() / "fluxview_gui_test";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  if (!fluxview::test::have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const fs::path dir = fluxview::test::fresh_folder("fluxview_gui_test");
   const fs::path shot = dir / "shot.png";
-  const std::string cmd =
-      xvfb + " -a -s '-screen 0 1280x800x24' " + FLUXVIEW_EXE +
-      " gui heat/hot-wall --backend cpu --set grid.n=32 --exit-after-frames 40 --screenshot " +
-      shot.string() + " > " + (dir / "log.txt").string() + " 2>&1";
-  const int status = std::system(cmd.c_str());
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-      << cmd << " (see " << (dir / "log.txt") << ")";
+  const auto r = fluxview::test::run_gui(
+      "gui heat/hot-wall --backend cpu --set grid.n=32 --exit-after-frames 40 --screenshot " +
+      shot.string());
+  ASSERT_EQ(r.code, 0) << r.out;
   ASSERT_TRUE(fs::exists(shot));
   const Image im = read_png(shot);
   EXPECT_GE(im.width, 640);

@@ -71,9 +71,9 @@ TEST(Probe, ALineProfileAndItsCsv) {
   series.points = {a, b};
   series.add(0.5, {1, 2});
   series.add(1.0, {3, 4.25});
-  char head[160];
-  std::snprintf(head, sizeof head, "time,T@(%.9g %.9g %.9g),T@(%.9g %.9g %.9g)\n", a[0], a[1], a[2],
-                b[0], b[1], b[2]);
+  char head[256];
+  std::snprintf(head, sizeof head, "time,T@(%.17g %.17g %.17g),T@(%.17g %.17g %.17g)\n", a[0], a[1],
+                a[2], b[0], b[1], b[2]);
   EXPECT_EQ(series_csv(series), std::string(head) + "0.5,1,2\n1,3,4.25\n");
 }
 

@@ -1,13 +1,14 @@
 #pragma once
 // The exact solution of the Riemann problem of the 1D Euler equations for an ideal gas
-// (Toro, Riemann Solvers and Numerical Methods for Fluid Dynamics, ch. 4), written for
-// the tests: Newton iteration on the star pressure, then sampling of the self-similar
-// solution at x/t. Independent of the solver's code on purpose.
+// (Toro, Riemann Solvers and Numerical Methods for Fluid Dynamics, ch. 4): Newton
+// iteration on the star pressure, then sampling of the self-similar solution at x/t. The
+// reference the shock-tube tests check the solver against, and the exact curve the GUI
+// draws beside a 1D shock tube; independent of the solver's code on purpose.
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-namespace fluxview::fv::test {
+namespace fluxview::fv {
 
 struct GasState {
   double rho, u, p;
@@ -106,4 +107,4 @@ class ExactRiemann {
   double g_, cL_ = 0, cR_ = 0, ps_ = 0, us_ = 0;
 };
 
-}  // namespace fluxview::fv::test
+}  // namespace fluxview::fv
