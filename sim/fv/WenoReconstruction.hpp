@@ -82,6 +82,28 @@ FLUXVIEW_HD T weno_floor(T scale) {
   return f * f;
 }
 
+// The weights of three candidates (left, centred, right) from their indicators, before
+// normalisation (multiply by inv): the centred one preferred by lambda; smooth is
+// omega_c / gamma_c with gamma_c = lambda / (lambda + 2). weno2 and weno3 share them.
+template <class T>
+struct ThreeWeights {
+  T l, c, r, inv, smooth;
+};
+
+template <class T>
+FLUXVIEW_HD ThreeWeights<T> three_weights(T isl, T isc, T isr, T floor) {
+  const T is_min = fv_min(isl, fv_min(isc, isr));
+  const T eps = weno_eps(isl + isc + isr, floor);
+  const T lam = T(kWenoCentralWeight);
+  ThreeWeights<T> w;
+  w.l = weno_relative_weight(isl, is_min, eps);
+  w.c = lam * weno_relative_weight(isc, is_min, eps);
+  w.r = weno_relative_weight(isr, is_min, eps);
+  w.inv = T(1) / (w.l + w.c + w.r);
+  w.smooth = w.c * w.inv * (lam + T(2)) / lam;
+  return w;
+}
+
 // Piecewise linear: the theta-minmod slope of FvPhysics.hpp as the P1 mode (the second-
 // order member of the family; no nonlinear weights, smooth = 1).
 template <class T>
@@ -97,17 +119,10 @@ FLUXVIEW_HD LineModes<T> plm_line_modes(T um, T u0, T up, T theta) {
 template <class T>
 FLUXVIEW_HD LineModes<T> weno2_line_modes(const T u[3], T floor = T(0)) {
   const T l = u[1] - u[0], c = T(0.5) * (u[2] - u[0]), r = u[2] - u[1];
-  const T isl = l * l, isc = c * c, isr = r * r;
-  const T is_min = fv_min(isl, fv_min(isc, isr));
-  const T eps = weno_eps(isl + isc + isr, floor);
-  const T lam = T(kWenoCentralWeight);
-  const T wl = weno_relative_weight(isl, is_min, eps);
-  const T wc = lam * weno_relative_weight(isc, is_min, eps);
-  const T wr = weno_relative_weight(isr, is_min, eps);
-  const T inv = T(1) / (wl + wc + wr);
+  const ThreeWeights<T> w = three_weights(l * l, c * c, r * r, floor);
   LineModes<T> m;
-  m.x = (wl * l + wc * c + wr * r) * inv;
-  m.smooth = wc * inv * (lam + T(2)) / lam;
+  m.x = (w.l * l + w.c * c + w.r * r) * w.inv;
+  m.smooth = w.smooth;
   return m;
 }
 
@@ -133,18 +148,11 @@ FLUXVIEW_HD LineModes<T> weno3_line_modes(const T u[5], T floor = T(0)) {
   const T isl = lx * lx + c13 * lxx * lxx;
   const T isc = cx * cx + c13 * cxx * cxx;
   const T isr = rx * rx + c13 * rxx * rxx;
-  const T is_min = fv_min(isl, fv_min(isc, isr));
-  const T eps = weno_eps(isl + isc + isr, floor);
-  const T lam = T(kWenoCentralWeight);
-  const T wl = weno_relative_weight(isl, is_min, eps);
-  const T wc = lam * weno_relative_weight(isc, is_min, eps);
-  const T wr = weno_relative_weight(isr, is_min, eps);
-  const T inv = T(1) / (wl + wc + wr);
+  const ThreeWeights<T> w = three_weights(isl, isc, isr, floor);
   LineModes<T> m;
-  m.x = (wl * lx + wc * cx + wr * rx) * inv;
-  m.xx = (wl * lxx + wc * cxx + wr * rxx) * inv;
-  // omega_c / gamma_c with gamma_c = lam / (lam + 2).
-  m.smooth = wc * inv * (lam + T(2)) / lam;
+  m.x = (w.l * lx + w.c * cx + w.r * rx) * w.inv;
+  m.xx = (w.l * lxx + w.c * cxx + w.r * rxx) * w.inv;
+  m.smooth = w.smooth;
   return m;
 }
 
