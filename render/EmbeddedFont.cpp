@@ -1,5 +1,6 @@
 #include "render/EmbeddedFont.hpp"
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <exception>
 #include <fstream>
 #include <iterator>
@@ -236,7 +237,9 @@ void ProbePanel::use_in_view(PanelContext& c, double sx, double sy, int fb_heigh
     const ImVec2 p = to_window(probes_.points()[i]);
     draw->AddCircleFilled(p, 5.0f, IM_COL32(0, 0, 0, 200));
     draw->AddCircleFilled(p, 4.0f, point_colour(i));
-    draw->AddText(ImVec2(p.x + 6, p.y - 6), point_colour(i), ("P" + std::to_string(i + 1)).c_str());
+    char label[24];
+    std::snprintf(label, sizeof label, "P%zu", i + 1);
+    draw->AddText(ImVec2(p.x + 6, p.y - 6), point_colour(i), label);
   }
 }
 

@@ -40,6 +40,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "sim/core/Parameter.hpp"

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "render/EmbeddedFont.hpp"
 #include "render/GlResources.hpp"
