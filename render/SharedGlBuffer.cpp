@@ -43,6 +43,7 @@ void drain_gl_errors() {
 
 bool SharedGlBuffer::create(std::size_t bytes, std::string* why) {
   release();
+  import_notes_.clear();
   std::vector<std::unique_ptr<SharedGlBuffer>> held;  // imports GL did not read, freed at the end
   for (int attempt = 1;; ++attempt) {
     const Import r = try_import(bytes, why);
@@ -52,6 +53,8 @@ bool SharedGlBuffer::create(std::size_t bytes, std::string* why) {
       if (attempt > 1) *why += " (" + std::to_string(attempt) + " imports tried)";
       return false;
     }
+    import_notes_ += (import_notes_.empty() ? "" : "; ") + std::string("import ") +
+                     std::to_string(attempt) + ": " + *why;
     auto failed = std::make_unique<SharedGlBuffer>();
     std::swap(failed->handle_, handle_);
     std::swap(failed->memory_, memory_);
@@ -103,6 +106,13 @@ SharedGlBuffer::Import SharedGlBuffer::try_import(std::size_t bytes, std::string
   const interop::SharedMemory m = interop::create_shared_memory(bytes + slack, why);
   if (!m.handle) return Import::failed;
   glCreateMemoryObjectsEXT(1, &memory_);
+  // cuMemCreate makes a dedicated allocation (one object, not a piece of a larger heap),
+  // and GL must be told so before it imports it (EXT_memory_object's
+  // DEDICATED_MEMORY_OBJECT_EXT). Without this, on an H100 (driver 580.159.04) some
+  // imports aliased other memory: GL read zeros however often CUDA wrote the pattern,
+  // while CUDA read its own bytes back (issue 18; docs/performance.md).
+  const GLint dedicated = GL_TRUE;
+  glMemoryObjectParameterivEXT(memory_, GL_DEDICATED_MEMORY_OBJECT_EXT, &dedicated);
   glImportMemoryFdEXT(memory_, GLuint64(m.size), GL_HANDLE_TYPE_OPAQUE_FD_EXT, m.fd);
   if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
     close(m.fd);  // a failed import leaves the descriptor with us; a successful one gives it to GL
@@ -143,14 +153,46 @@ SharedGlBuffer::Import SharedGlBuffer::try_import(std::size_t bytes, std::string
     return Import::failed;
   }
   if (!same) {
-    char seen[80];
-    std::snprintf(seen, sizeof seen,
-                  " (wrote 0x%02x, GL read 0x%02x at the start, 0x%02x at the end)", pattern,
-                  ends[0], ends[7]);
-    *why = "GL does not read what CUDA wrote to the shared memory" + std::string(seen);
+    *why = "GL does not read what CUDA wrote to the shared memory" +
+           unread_details(pattern, ends[0], ends[7]);
     return Import::unread;
   }
   return Import::made;
+}
+
+// What an import GL did not read looks like from both sides, for the message (issue 18:
+// the cause of such imports is sought): what CUDA reads now (zeros: GL's first use
+// cleared the memory after CUDA wrote it; the pattern: GL reads other memory), what GL
+// reads after a glFinish, and after CUDA writes the pattern a second time.
+std::string SharedGlBuffer::unread_details(unsigned char pattern, unsigned char gl_start,
+                                           unsigned char gl_end) {
+  unsigned char cuda_now[4] = {};
+  std::string cuda_text = "?";
+  try {
+    interop::read_shared_memory(handle_, 0, 4, cuda_now);
+    char b[8];
+    std::snprintf(b, sizeof b, "0x%02x", cuda_now[0]);
+    cuda_text = b;
+  } catch (const std::exception&) {
+  }
+  glFinish();
+  const std::array<unsigned char, 8> again = gl_read_ends(buffer_, bytes_);
+  std::string refill_text = "?";
+  try {
+    interop::fill_shared_memory(handle_, pattern);
+    const std::array<unsigned char, 8> refilled = gl_read_ends(buffer_, bytes_);
+    char b[40];
+    std::snprintf(b, sizeof b, "0x%02x/0x%02x", refilled[0], refilled[7]);
+    refill_text = b;
+  } catch (const std::exception&) {
+  }
+  char text[240];
+  std::snprintf(text, sizeof text,
+                " (wrote 0x%02x, GL read 0x%02x at the start, 0x%02x at the end; then CUDA "
+                "read %s, GL after glFinish 0x%02x/0x%02x, GL after a second write %s)",
+                pattern, gl_start, gl_end, cuda_text.c_str(), again[0], again[7],
+                refill_text.c_str());
+  return text;
 }
 
 std::array<unsigned char, 8> gl_read_ends(GLuint buffer, std::size_t bytes) {

@@ -27,15 +27,17 @@ class SharedGlBuffer {
   // Makes a buffer of `bytes` on shared memory of the current CUDA device, checking once
   // that GL reads what CUDA writes. False, with nothing left allocated and the reason in
   // `why`, where that cannot be had (no extension, the GL context on another GPU, ...).
-  // An import that GL reads as zeros is tried again (kImportTries in all), the failed
-  // ones held until the end: on an H100 (driver 580.159.04) the slices of a 3D view made
-  // after a 512^3 volume read zeros on the first two imports and the third aliased CUDA's
-  // memory (render_bench volume-frames 512). Why the first imports fail is not known.
+  // The memory object is imported as dedicated, as CUDA made it: imported as a
+  // sub-allocation, some imports read other memory (zeros) on an H100. An import that GL
+  // still does not read is tried again (kImportTries in all), the failed ones held until
+  // the end, and why each failed kept in import_notes().
   static constexpr int kImportTries = 4;
   bool create(std::size_t bytes, std::string* why);
   // GL first (waits for its last read, deletes the buffer and memory object), then CUDA.
   void release();
   bool valid() const { return handle_ != nullptr; }
+  // Why the imports before the one made were not read (empty when the first one was).
+  const std::string& import_notes() const { return import_notes_; }
 
   GLuint buffer() const { return buffer_; }
   std::size_t bytes() const { return bytes_; }
@@ -55,6 +57,8 @@ class SharedGlBuffer {
   enum class Import { made, unread, failed };
   Import try_import(std::size_t bytes, std::string* why);
   bool wait_gl_read();
+  std::string unread_details(unsigned char pattern, unsigned char gl_start, unsigned char gl_end);
+  std::string import_notes_;
   void* handle_ = nullptr;  // interop shared memory
   GLuint memory_ = 0, buffer_ = 0;
   std::size_t bytes_ = 0;

@@ -66,6 +66,8 @@ class SliceTexture {
   // where they were not (empty when nothing failed).
   UploadPath last_path() const { return last_path_; }
   const std::string& interop_note() const { return note_; }
+  // Imports of the shared memory GL did not read before the one in use (SharedGlBuffer).
+  const std::string& shared_import_notes() const { return shared_.import_notes(); }
   // The value of texel (u, v), read back from the texture (one texel crosses the bus).
   float value_at(int u, int v) const;
 

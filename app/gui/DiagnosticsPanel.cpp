@@ -44,6 +44,13 @@ void DiagnosticsPanel::draw(PanelContext& c) {
                 c.times.frame_ms, std::min(session.last_step_ms, c.times.frame_ms));
   ImGui::Text("%.4g steps/s   %.4g cell-updates/s", session.steps_per_second,
               session.cell_updates_per_second);
+  if (session.strokes.count > 0) {
+    ImGui::Text("tool strokes: %d, last %.2f ms, longest %.2f ms", session.strokes.count,
+                session.strokes.last_ms, session.strokes.max_ms);
+    help_marker(
+        "Wall time of a stroke, from the click (or the steering file's step) to the changed "
+        "state on the device, with the totals the tool reports.");
+  }
   // How slices reach their textures, and why not by the preferred path where they do not.
   const render::SliceTexture& shown = c.renderer.shown_texture();
   ImGui::Text("slices: %s, %.3f ms an update%s", render::upload_path_name(shown.last_path()),

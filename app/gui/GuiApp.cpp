@@ -125,6 +125,8 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
   }
   std::int64_t frame = 0;
   int code = kExitOk;
+  const auto t0 = Clock::now();
+  const std::int64_t step0 = session_.status.step;
   auto fps_t0 = Clock::now();
   int fps_frames = 0;
   while (!glfwWindowShouldClose(window_)) {
@@ -215,10 +217,33 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
     }
     if (last) break;
   }
+  if (frames > 0)
+    report_scripted_run(frame, std::chrono::duration<double>(Clock::now() - t0).count(), step0);
   if (output_->recorder.recording())
     std::cerr << "fluxview gui: " << output_->recorder.stop() << "\n";
   if (!session_.message.empty()) std::cerr << "fluxview gui: " << session_.message << "\n";
   return code;
+}
+
+// A scripted session's (--exit-after-frames) frame rate and stroke cost, for scripts and
+// the windowed measurements of docs/performance.md.
+void GuiApp::report_scripted_run(std::int64_t frames, double seconds, std::int64_t step0) {
+  auto state = session_.access(-1);
+  const std::int64_t steps = session_.status.step - step0;
+  const Session::StrokeCost strokes = session_.strokes;
+  session_.release(state);
+  char line[256];
+  std::snprintf(line, sizeof line, "fluxview gui: %lld frames in %.2f s (%.1f fps), %lld steps",
+                static_cast<long long>(frames), seconds, seconds > 0 ? frames / seconds : 0.0,
+                static_cast<long long>(steps));
+  const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  std::cout << line << ", drawn by " << (renderer ? renderer : "an unnamed GL");
+  if (strokes.count > 0) {
+    std::snprintf(line, sizeof line, "; %d tool strokes, %.3f ms on average, %.3f ms the longest",
+                  strokes.count, strokes.total_ms / strokes.count, strokes.max_ms);
+    std::cout << line;
+  }
+  std::cout << "\n";
 }
 
 void GuiApp::read_state() {

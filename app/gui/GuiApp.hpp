@@ -55,7 +55,8 @@ class GuiApp {
   void tool_in_view();   // the Steering tools panel's tool, where the 2D view is clicked
   void sample_probes();  // owning Session::access
   bool export_probes();  // false (and a message) on failure
-  void read_state();     // owning Session::access: slices, range, the line of a 1D run
+  void report_scripted_run(std::int64_t frames, double seconds, std::int64_t step0);
+  void read_state();  // owning Session::access: slices, range, the line of a 1D run
   bool one_dimensional() { return session_.solver().grid().active_dims() == 1; }
   bool save_window_png(const std::string& path);  // false (and a message) on failure
   void reset_run();

@@ -118,11 +118,21 @@ void Session::set_live(const std::string& key, const ParamValue& value) {
   release(lock);
 }
 
+void Session::StrokeCost::add(int strokes, double ms) {
+  count += strokes;
+  total_ms += ms;
+  max_ms = std::max(max_ms, ms);
+  last_ms = ms;
+}
+
 ToolReport Session::apply_tool(const ToolCall& call) {
   auto lock = access(-1);
   ToolReport r;
   try {
+    const auto t0 = Clock::now();
     r = steerer_.apply_now(*solver_, call);
+    solver_->synchronize();
+    stroke_cost_.add(1, ms_since(t0));
   } catch (...) {
     release(lock);
     throw;
@@ -154,6 +164,7 @@ void Session::release(std::unique_lock<std::timed_mutex>& lock) {
 void Session::sync_locked() {
   if (!solver_) return;  // the first reset
   status = {solver_->step(), solver_->time(), solver_->dt()};
+  strokes = stroke_cost_;
   for (const auto& m : planned_marks_) {
     mark(m.second);
     markers.back().step = m.first;
@@ -180,6 +191,7 @@ void Session::reset() {
   solver_ = std::move(fresh);
   active_ = pending;
   steerer_ = Steerer();
+  stroke_cost_ = {};
   markers.clear();
   planned_marks_.clear();
   end_reached_ = false;
@@ -202,7 +214,15 @@ void Session::reset() {
 bool Session::apply_planned() {
   const std::size_t before = steerer_.record().entries.size();
   try {
+    const auto t0 = Clock::now();
     steerer_.apply_due(*solver_);
+    int tools = 0;
+    for (std::size_t i = before; i < steerer_.record().entries.size(); ++i)
+      tools += steerer_.record().entries[i].kind == JournalEntry::Kind::tool;
+    if (tools > 0) {
+      solver_->synchronize();
+      stroke_cost_.add(tools, ms_since(t0));
+    }
   } catch (const SteeringError& e) {
     running_ = false;
     worker_message_ = e.what();

@@ -105,6 +105,15 @@ class Session {
   // until the next reset.
   void plan(const Journal& j, const std::string& origin);
   ToolReport apply_tool(const ToolCall& call);
+  // What tool strokes cost (docs/performance.md): the wall time from the call to the
+  // changed state (the solver synchronised), the totals its report gives included; the
+  // GUI's and a steering file's strokes alike, since the last reset. As of the last access.
+  struct StrokeCost {
+    int count = 0;
+    double total_ms = 0, max_ms = 0, last_ms = 0;
+    void add(int strokes, double ms);
+  };
+  StrokeCost strokes;
   // Everything applied since the last reset, as `fluxview run --replay` plays it.
   const Journal& journal() const { return steerer_.record(); }
   // Where the time series show a change: the index in each history series of the first
@@ -136,6 +145,7 @@ class Session {
   Scenario active_;
   std::unique_ptr<Solver> solver_;
   Steerer steerer_;
+  StrokeCost stroke_cost_;  // under the lock (the worker applies planned strokes)
   std::vector<std::pair<std::int64_t, std::string>> planned_marks_;  // step, what
   bool end_reached_ = false;  // paused at the end once; Run then goes on past it
   std::atomic<bool> paced_ahead_{false};

@@ -142,6 +142,7 @@ TEST(Interop, SharedMemoryStaysSharedAcrossManyAllocationsAndFrees) {
     auto b = std::make_unique<SharedGlBuffer>();
     std::string why;
     ASSERT_TRUE(b->create(bytes, &why)) << "allocation " << i << " of " << bytes << ": " << why;
+    EXPECT_EQ(b->import_notes(), "") << "allocation " << i << ": the first import was not read";
     const auto byte = static_cast<unsigned char>(0x10 + i);
     interop::fill_shared_memory(b->handle(), byte);
     const auto ends = gl_read_ends(b->buffer(), bytes);
