@@ -1,9 +1,10 @@
 // Steering tools applied with the mouse (docs/gui.md "Tools that act on the field"), as a
 // person does, under Xvfb with xdotool (tests/render/gui_mouse.sh): `fluxview gui --tool`
 // starts with the tool armed, and the journal the window prints at its end says where each
-// stroke went. In the 3D view a click on the centre slices strokes where they meet, a
-// click inside the box but on no surface and a drag (which turns the box) stroke nothing;
-// on the plot of a 1D run a click strokes at the coordinate under the cursor.
+// stroke went. In the 2D view a click strokes at the cell under it; in the 3D view a click
+// on the centre slices strokes where they meet, a click inside the box but on no surface
+// and a drag (which turns the box) stroke nothing; on the plot of a 1D run a click strokes
+// at the coordinate under the cursor.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <algorithm>
@@ -149,6 +150,26 @@ TEST(GuiTools, InThe3dViewADragOrAClickOffTheSlicesStrokesNothing) {
   std::printf("stroke at (%.6f, %.6f, %.6f) m, %.3g spacings off the nearest slice's plane\n",
               s[0]["x"], s[0]["y"], s[0]["z"], off_slice / kH);
   EXPECT_LT(off_slice, 1e-3 * kH);
+}
+
+// The 2D view as before the 3D and 1D views had tools: a click at the view's middle strokes
+// at the cell there. heat/sine-decay on 63 x 63 points, spacing 1/64: the middle is point
+// 31, at 0.5.
+TEST(GuiTools, AClickOnThe2dViewStrokesAtTheCellUnderIt) {
+  if (!have_xdotool()) GTEST_SKIP() << "xvfb-run or xdotool not installed";
+  const fs::path dir = fluxview::test::fresh_folder("fluxview_gui_tool_2d_test");
+  const auto r = with_mouse(dir,
+                            "heat/sine-decay --backend cpu --set grid.nx=63 --set grid.ny=63 "
+                            "--set grid.nz=1 --tool heat-obstacle --exit-after-frames 400",
+                            "mousemove --window WID " + std::to_string(kSceneMidX) + " " +
+                                std::to_string(kSceneMidY) + " sleep 0.3 click 1 sleep 0.3");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto s = strokes(r.out);
+  ASSERT_EQ(s.size(), 1u) << r.out;
+  EXPECT_EQ(s[0].tool, "heat-obstacle");
+  std::printf("stroke at (%.6f, %.6f) m\n", s[0]["x"], s[0]["y"]);
+  EXPECT_NEAR(s[0]["x"], 0.5, 1.0 / 64 + 1e-12);
+  EXPECT_NEAR(s[0]["y"], 0.5, 1.0 / 64 + 1e-12);
 }
 
 // fv/sod on 200 cells: clicks at two columns of its plot stroke at the coordinates under
