@@ -358,11 +358,11 @@ void GuiApp::tool_in_view(const WindowToFramebuffer& w) {
   if (!steering_->armed() || ImGui::GetIO().WantCaptureMouse) return;
   const Grid& g = session_.solver().grid();
   std::optional<BrushPoint> brush;
-  if (plot_area_ && run_line_)
+  if (plot_area_)  // drawn this frame from run_line_
     brush = brush_on_plot(*plot_area_, g, run_line_->axis);
-  else if (!plot_area_ && view_.mode == render::ViewMode::slice2d)
+  else if (view_.mode == render::ViewMode::slice2d)
     brush = brush_in_slice(*renderer_, w);
-  else if (!plot_area_)
+  else
     brush = brush_in_scene(*renderer_, g, w);
   PanelContext context = panel_context();
   steering_->use_in_view(context, brush);
