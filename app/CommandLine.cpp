@@ -155,6 +155,11 @@ CommandLineParser::CommandLineParser() {
   gui_->add_option("--probe-file", g.probe_file,
                    "start with these probes (JSON, saved by the Probes panel); with "
                    "--exit-after-frames, their CSV is written after the last frame");
+  gui_->add_option("--tool", g.tool,
+                   "start with this steering tool chosen and armed: a click in the view applies "
+                   "it (heat: heat-spot, heat-obstacle, heat-free; fd: vortex, kick, "
+                   "density-bump; fv: blast, cloud, obstacle, obstacle-clear); the session's "
+                   "journal of strokes is printed at the end");
 }
 
 const CommandLine& CommandLineParser::parse(int argc, const char* const* argv) {

@@ -18,6 +18,7 @@ struct GuiOptions {
   std::string upload_path = "auto";    // how device fields reach GL: auto | shared | map | host
   std::string steer;                   // a steering file applied as the run goes
   std::string probe_file;              // probes to start with (JSON), exported at a scripted end
+  std::string tool;                    // a steering tool to start with, armed
 };
 
 // True where this build has the GUI and a display can be opened.

@@ -25,6 +25,9 @@ struct SceneCamera {
   static SceneCamera make(const Grid& grid, const ViewSettings& vs, int width, int height);
   // Viewport pixel (x right, y up) and window depth in [0, 1] of a point of the box.
   std::array<float, 3> project(std::array<float, 3> p) const;
+  // Pixels a unit of length facing the camera takes at `p`: the radius of the picture of a
+  // ball centred there (for a small ball), whatever the surface under it is slanted by.
+  float pixels_per_unit(std::array<float, 3> p) const;
 };
 
 inline SceneCamera SceneCamera::make(const Grid& grid, const ViewSettings& vs, int width,
@@ -77,6 +80,15 @@ inline std::array<float, 3> SceneCamera::project(std::array<float, 3> p) const {
   const float w = q[3] != 0 ? q[3] : 1e-30f;
   return {(q[0] / w * 0.5f + 0.5f) * width, (q[1] / w * 0.5f + 0.5f) * height,
           q[2] / w * 0.5f + 0.5f};
+}
+
+inline float SceneCamera::pixels_per_unit(std::array<float, 3> p) const {
+  // The camera looks at the origin: a length at p facing it is scaled by the focal length
+  // over p's depth along the view axis (the centring shift of make() moves, not scales).
+  const float d = std::sqrt(eye[0] * eye[0] + eye[1] * eye[1] + eye[2] * eye[2]);
+  float depth = 0;
+  for (int k = 0; k < 3; ++k) depth += (eye[k] - p[k]) * eye[k] / d;
+  return focal_px / std::max(depth, 1e-6f);
 }
 
 }  // namespace fluxview::render

@@ -344,43 +344,60 @@ std::optional<ViewRenderer::Probe> ViewRenderer::probe(double px, double py) con
   return p;
 }
 
-std::optional<std::array<float, 3>> ViewRenderer::pick(double px, double py) const {
+std::optional<ViewRenderer::ScenePixel> ViewRenderer::scene_pixel(double px, double py) const {
   if (scene_rect_.w <= 0 || !scene_rect_.contains(px, py) || !target_->fbo) return std::nullopt;
   const int ix = std::clamp(int(px - scene_rect_.x), 0, target_->width - 1);
   const int iy = std::clamp(int(py - scene_rect_.y), 0, target_->height - 1);
-  float depth = 1;
+  ScenePixel p;
   glGetTextureSubImage(target_->depth, 0, ix, iy, 0, 1, 1, 1, GL_DEPTH_COMPONENT, GL_FLOAT,
-                       sizeof depth, &depth);
-  const float nx = (ix + 0.5f) / target_->width * 2 - 1, ny = (iy + 0.5f) / target_->height * 2 - 1;
-  const auto unproject = [&](float z) {
-    const auto q = camera_.inverse_mvp.apply({nx, ny, z});
-    return std::array<float, 3>{q[0] / q[3], q[1] / q[3], q[2] / q[3]};
-  };
+                       sizeof p.depth, &p.depth);
+  p.nx = (ix + 0.5f) / target_->width * 2 - 1;
+  p.ny = (iy + 0.5f) / target_->height * 2 - 1;
+  return p;
+}
+
+std::array<float, 3> ViewRenderer::unproject(float nx, float ny, float z) const {
+  const auto q = camera_.inverse_mvp.apply({nx, ny, z});
+  return {q[0] / q[3], q[1] / q[3], q[2] / q[3]};
+}
+
+std::array<float, 3> ViewRenderer::box_fractions(const std::array<float, 3>& p) const {
   const auto& half = camera_.half;
-  std::array<float, 3> p;
-  if (depth < 1.0f) {
-    p = unproject(depth * 2 - 1);
-  } else {
-    const auto a = unproject(-1), b = unproject(1);
-    float t0 = 0, t1 = 1;
-    for (int k = 0; k < 3; ++k) {
-      const float d = b[k] - a[k];
-      if (std::abs(d) < 1e-12f) {
-        if (a[k] < -half[k] || a[k] > half[k]) return std::nullopt;
-        continue;
-      }
-      float ta = (-half[k] - a[k]) / d, tb = (half[k] - a[k]) / d;
-      if (ta > tb) std::swap(ta, tb);
-      t0 = std::max(t0, ta);
-      t1 = std::min(t1, tb);
-    }
-    if (t1 <= t0) return std::nullopt;
-    const float t = 0.5f * (t0 + t1);
-    for (int k = 0; k < 3; ++k) p[k] = a[k] + t * (b[k] - a[k]);
-  }
   std::array<float, 3> f;
   for (int k = 0; k < 3; ++k) f[k] = std::clamp((p[k] + half[k]) / (2 * half[k]), 0.0f, 1.0f);
   return f;
+}
+
+std::optional<std::array<float, 3>> ViewRenderer::pick_surface(double px, double py) const {
+  const auto s = scene_pixel(px, py);
+  if (!s || s->depth >= 1.0f) return std::nullopt;
+  return box_fractions(unproject(s->nx, s->ny, s->depth * 2 - 1));
+}
+
+std::optional<std::array<float, 3>> ViewRenderer::pick(double px, double py) const {
+  const auto s = scene_pixel(px, py);
+  if (!s) return std::nullopt;
+  if (s->depth < 1.0f) return box_fractions(unproject(s->nx, s->ny, s->depth * 2 - 1));
+  // Nothing opaque: the middle of the ray's path through the box.
+  const auto a = unproject(s->nx, s->ny, -1), b = unproject(s->nx, s->ny, 1);
+  const auto& half = camera_.half;
+  float t0 = 0, t1 = 1;
+  for (int k = 0; k < 3; ++k) {
+    const float d = b[k] - a[k];
+    if (std::abs(d) < 1e-12f) {
+      if (a[k] < -half[k] || a[k] > half[k]) return std::nullopt;
+      continue;
+    }
+    float ta = (-half[k] - a[k]) / d, tb = (half[k] - a[k]) / d;
+    if (ta > tb) std::swap(ta, tb);
+    t0 = std::max(t0, ta);
+    t1 = std::min(t1, tb);
+  }
+  if (t1 <= t0) return std::nullopt;
+  const float t = 0.5f * (t0 + t1);
+  std::array<float, 3> p;
+  for (int k = 0; k < 3; ++k) p[k] = a[k] + t * (b[k] - a[k]);
+  return box_fractions(p);
 }
 
 }  // namespace fluxview::render

@@ -73,6 +73,10 @@ class ViewRenderer {
   // put something opaque there (a slice, a surface), else the middle of the ray's path
   // through the box; nothing where the ray misses the box.
   std::optional<std::array<float, 3>> pick(double px, double py) const;
+  // The same where the last draw put something opaque under the pixel (a slice, an
+  // isosurface, a streamline, the box's edges), else nothing: where a steering tool
+  // applies, which must be a point the person sees, not a guess along the ray.
+  std::optional<std::array<float, 3>> pick_surface(double px, double py) const;
 
   const SliceTexture& texture(int axis) const { return slices_->texture(axis); }
   const SliceTexture& shown_texture() const { return slices_->shown_texture(); }
@@ -96,6 +100,15 @@ class ViewRenderer {
   void draw_rects(const std::vector<Rect>& rects, const Mat4& mvp, std::array<float, 4> tint);
   void draw_colorbar(const Rect& bar, float text_px, const Mat4& pixels);
   GLuint colormap_texture(const std::string& name);
+  // The pixel of the scene under (px, py) and the depth the last draw left there (1:
+  // nothing); nothing where the pixel is outside the scene.
+  struct ScenePixel {
+    float nx = 0, ny = 0;  // normalised device coordinates of the pixel's centre
+    float depth = 1;
+  };
+  std::optional<ScenePixel> scene_pixel(double px, double py) const;
+  std::array<float, 3> unproject(float nx, float ny, float z) const;
+  std::array<float, 3> box_fractions(const std::array<float, 3>& p) const;
 
   std::unique_ptr<SliceRenderer> slices_;
   std::unique_ptr<VolumeRenderer> volume_;

@@ -171,20 +171,22 @@ int GuiApp::run(std::int64_t frames, const std::string& screenshot) {
     // field and unit, simulated time, step.
     const render::FrameTitle title{session_.scenario().name, session_.status.time,
                                    session_.status.step};
+    const WindowToFramebuffer to_fb_pixels{to_fb, float(fbh) / float(std::max(wh, 1)), fbh};
+    plot_area_.reset();
     if (run_line_ && one_dimensional()) {
       // A 1D run: a line plot with axes and the exact solution (ProfileView.hpp).
       const std::string text = title.scenario + "    t = " + format_number(title.time) +
                                " s    step " + std::to_string(title.step);
-      draw_run_line(*run_line_, text, ImVec2(scene_x / to_fb, 0), ImVec2(float(ww), float(wh)));
+      plot_area_ =
+          draw_run_line(*run_line_, text, ImVec2(scene_x / to_fb, 0), ImVec2(float(ww), float(wh)));
     } else {
       if (fbw - scene_x > 16)
         renderer_->draw(view_, int(scene_x), 0, fbw - int(scene_x), fbh, &title);
       probe_tooltip();
-      tool_in_view();
       PanelContext context = panel_context();
-      probes_->use_in_view(context, to_fb, float(fbh) / float(std::max(wh, 1)), fbh,
-                           steering_->armed());
+      probes_->use_in_view(context, to_fb_pixels.sx, to_fb_pixels.sy, fbh, steering_->armed());
     }
+    tool_in_view(to_fb_pixels);
 
     ImGui::Render();
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -375,12 +377,25 @@ void GuiApp::probe_tooltip() {
   ImGui::EndTooltip();
 }
 
-void GuiApp::tool_in_view() {
-  int fbw = 0, fbh = 0, ww = 1, wh = 1;
-  glfwGetFramebufferSize(window_, &fbw, &fbh);
-  glfwGetWindowSize(window_, &ww, &wh);
+void GuiApp::tool_in_view(const WindowToFramebuffer& w) {
+  // Reading where the brush is costs a wait for the GPU in the 3D view (a depth read):
+  // only while a tool is armed.
+  if (!steering_->armed() || ImGui::GetIO().WantCaptureMouse) return;
+  const Grid& g = session_.solver().grid();
+  std::optional<BrushPoint> brush;
+  if (plot_area_)  // drawn this frame from run_line_
+    brush = brush_on_plot(*plot_area_, g, run_line_->axis);
+  else if (view_.mode == render::ViewMode::slice2d)
+    brush = brush_in_slice(*renderer_, w);
+  else
+    brush = brush_in_scene(*renderer_, g, w);
   PanelContext context = panel_context();
-  steering_->use_in_view(context, fbw / double(ww), fbh / double(wh), fbh);
+  steering_->use_in_view(context, brush);
+}
+
+void GuiApp::arm_tool(const std::string& name) {
+  PanelContext context = panel_context();
+  steering_->arm(context, name);
 }
 
 PanelContext GuiApp::panel_context() {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/BrushPoint.hpp"
 #include "app/gui/CatalystPanel.hpp"
 #include "app/gui/OutputPanel.hpp"
 #include "app/gui/Panel.hpp"
@@ -46,13 +47,17 @@ class GuiApp {
   // Starts with these probes (--probe-file: Probes::load_json's JSON, checked there); a
   // scripted run (frames > 0) exports them after its last frame.
   void set_probes(const nlohmann::json& j);
+  // Starts with this steering tool chosen and armed (--tool); ConfigError naming the run's
+  // tools for another name. Before run().
+  void arm_tool(const std::string& name);
 
  private:
   void side_bar();
   void handle_shortcuts();
   void handle_scene_mouse(float scene_x, float scene_w);
   void probe_tooltip();
-  void tool_in_view();   // the Steering tools panel's tool, where the 2D view is clicked
+  // The Steering tools panel's tool, where the view shown is clicked (BrushPoint.hpp).
+  void tool_in_view(const WindowToFramebuffer& w);
   void sample_probes();  // owning Session::access
   bool export_probes();  // false (and a message) on failure
   void report_scripted_run(std::int64_t frames, double seconds, std::int64_t step0);
@@ -84,6 +89,7 @@ class GuiApp {
   bool needs_upload_ = true;
   // A 1D run: its line, drawn as a plot in place of the strip of the 2D view.
   std::optional<RunLine> run_line_;
+  std::optional<PlotArea> plot_area_;  // where this frame drew its plot (a 1D run)
   render::DerivedField line_derived_;
 };
 

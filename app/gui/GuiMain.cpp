@@ -85,9 +85,12 @@ int gui_command(const GuiOptions& o) {
   if (probes) app.set_probes(*probes);
   app.set_upload_path(render::parse_upload_path(o.upload_path));  // checked by the command line
   if (steering) app.steer_with(*steering, "--steer " + o.steer);
+  // The tools are the solver's, known once it is built: checked here, before a frame.
+  if (!o.tool.empty()) app.arm_tool(o.tool);
   const int code = app.run(o.exit_after_frames, o.screenshot);
-  // What was applied, for a script to compare with `fluxview run --steer` of the same file.
-  if (steering)
+  // What was applied (a steering file's entries, strokes, live changes), for a script: to
+  // compare with `fluxview run --steer` of the same file, or to see where a click went.
+  if (steering || !app.journal().empty())
     std::cout << "fluxview: journal of this session (" << app.journal().entries.size()
               << " entries):\n"
               << app.journal().to_lines();

@@ -27,7 +27,7 @@ RunLine read_run_line(const Solver& s, const Scenario& sc, const std::string& fi
   return line;
 }
 
-void draw_run_line(const RunLine& line, const std::string& title, ImVec2 lo, ImVec2 hi) {
+PlotArea draw_run_line(const RunLine& line, const std::string& title, ImVec2 lo, ImVec2 hi) {
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   const float font = ImGui::GetFontSize();
   draw->AddText(ImVec2(lo.x + 0.8f * font, lo.y + 0.5f * font), IM_COL32(230, 230, 235, 255),
@@ -64,7 +64,7 @@ void draw_run_line(const RunLine& line, const std::string& title, ImVec2 lo, ImV
                                        ImVec2(hi.x - font, hi.y - font), axes, curves);
   // The value under the cursor: the nearest cell's.
   const ImGuiIO& io = ImGui::GetIO();
-  if (io.WantCaptureMouse || line.x.empty() || !area.contains(io.MousePos)) return;
+  if (io.WantCaptureMouse || line.x.empty() || !area.contains(io.MousePos)) return area;
   const double x = area.x_at(io.MousePos.x);
   const auto it = std::lower_bound(line.x.begin(), line.x.end(), x);
   std::size_t i = std::size_t(it - line.x.begin());
@@ -78,6 +78,7 @@ void draw_run_line(const RunLine& line, const std::string& title, ImVec2 lo, ImV
     if (k < e.x.size()) ImGui::Text("exact: %.6g %s", e.value[k], line.unit.c_str());
   }
   ImGui::EndTooltip();
+  return area;
 }
 
 }  // namespace fluxview::app

@@ -35,6 +35,8 @@ RunLine read_run_line(const Solver& s, const Scenario& sc, const std::string& fi
 
 // Draws the plot into the window rectangle [lo, hi] (ImGui's background, behind the
 // panels), with `title` along its top; hovering it shows the value under the cursor.
-void draw_run_line(const RunLine& line, const std::string& title, ImVec2 lo, ImVec2 hi);
+// Returns where the data went, for the steering brush to find the coordinate under the
+// cursor.
+PlotArea draw_run_line(const RunLine& line, const std::string& title, ImVec2 lo, ImVec2 hi);
 
 }  // namespace fluxview::app

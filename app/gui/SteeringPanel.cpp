@@ -4,10 +4,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstddef>
 #include <exception>
-#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -15,7 +13,6 @@
 #include <vector>
 
 #include "app/gui/Tooltips.hpp"
-#include "render/ViewRenderer.hpp"
 #include "sim/core/Steering.hpp"
 
 namespace fluxview::app {
@@ -25,6 +22,17 @@ namespace {
 // Arguments the brush gives (where it is clicked and its radius), not edited in the panel.
 bool is_brush_arg(const std::string& name) {
   return name == "x" || name == "y" || name == "z" || name == "radius";
+}
+
+// The brush radius's range (m): from half a cell to half the box, along the run's axes.
+std::pair<double, double> radius_range(const Grid& g) {
+  double cell = 1e300, box = 1e300;
+  for (int a = 0; a < 3; ++a)
+    if (g.n[a] > 1) {
+      cell = std::min(cell, g.spacing[a]);
+      box = std::min(box, g.spacing[a] * g.n[a]);
+    }
+  return {0.5 * cell, 0.5 * box};
 }
 
 }  // namespace
@@ -44,21 +52,17 @@ void SteeringPanel::draw(PanelContext& c) {
     ImGui::EndCombo();
   }
   help_marker(tool.name + ": " + tool.description);
-  ImGui::Checkbox("apply where the 2D view is clicked", &armed_);
+  ImGui::Checkbox("apply where the view is clicked", &armed_);
   help_marker(
-      "A preview circle follows the cursor over the 2D view; a left click applies the "
-      "tool there, at the next step boundary, and records it in the journal.");
-  // The brush radius: from half a cell to half the box.
-  const Grid& g = session.solver().grid();
-  double cell = 1e300, box = 1e300;
-  for (int a = 0; a < 3; ++a)
-    if (g.n[a] > 1) {
-      cell = std::min(cell, g.spacing[a]);
-      box = std::min(box, g.spacing[a] * g.n[a]);
-    }
-  if (radius_ <= 0 || radius_ > 0.5 * box) radius_ = 0.05 * box;
+      "Where the view is clicked: the 2D view, a slice or surface of the 3D view (a click "
+      "released where it was pressed; a drag still turns the box), the plot of a 1D run. A "
+      "preview of the brush follows the cursor (a band across the plot of a 1D run); a left "
+      "click applies the tool there, at the next step boundary, and records it in the "
+      "journal.");
+  keep_radius_in_range(session.solver().grid());
+  const auto [cell, box] = radius_range(session.solver().grid());
   float r = float(radius_);
-  if (ImGui::SliderFloat("radius [m]", &r, float(0.5 * cell), float(0.5 * box), "%.4g",
+  if (ImGui::SliderFloat("radius [m]", &r, float(cell), float(box), "%.4g",
                          ImGuiSliderFlags_Logarithmic))
     radius_ = r;
   for (const ParamSpec& a : tool.args) {
@@ -80,33 +84,44 @@ void SteeringPanel::draw(PanelContext& c) {
                                         : session.journal().to_lines());
 }
 
-void SteeringPanel::use_in_view(PanelContext& c, double sx, double sy, int fb_height) {
-  const ImGuiIO& io = ImGui::GetIO();
-  if (!armed_ || io.WantCaptureMouse || c.view.mode != render::ViewMode::slice2d) return;
-  const double fx = io.MousePos.x * sx, fy = fb_height - io.MousePos.y * sy;
-  const auto here = c.renderer.probe(fx, fy);
-  if (!here) return;
-  // Metres a window pixel: from a second probe a few pixels to the side (or above).
-  double metres_per_pixel = 0;
-  for (const auto& [dx, dy] : {std::pair{8.0, 0.0}, std::pair{-8.0, 0.0}, std::pair{0.0, 8.0}})
-    if (const auto there = c.renderer.probe(fx + dx * sx, fy + dy * sy)) {
-      double d2 = 0;
-      for (int a = 0; a < 3; ++a)
-        d2 += (there->position[a] - here->position[a]) * (there->position[a] - here->position[a]);
-      metres_per_pixel = std::sqrt(d2) / 8.0;
-      if (metres_per_pixel > 0) break;
+void SteeringPanel::keep_radius_in_range(const Grid& g) {
+  // With a margin for the slider's float, which may round just outside either end.
+  const auto [lo, hi] = radius_range(g);
+  if (radius_ < lo * (1 - 1e-6) || radius_ > hi * (1 + 1e-6)) radius_ = std::max(0.1 * hi, lo);
+}
+
+void SteeringPanel::arm(PanelContext& c, const std::string& tool_name) {
+  const std::vector<ToolSpec> tools = c.session.solver().tools();
+  const ToolSpec& tool = find_tool(
+      tools, tool_name, "--tool " + tool_name + " (a " + c.session.scenario().solver + " run)");
+  tool_index_ = int(&tool - tools.data());
+  armed_ = true;
+}
+
+void SteeringPanel::use_in_view(PanelContext& c, const std::optional<BrushPoint>& brush) {
+  if (!armed_ || !brush) return;
+  keep_radius_in_range(c.session.solver().grid());
+  if (brush->metres_per_pixel > 0) {
+    const float r = float(radius_ / brush->metres_per_pixel);
+    ImDrawList* draw = ImGui::GetForegroundDrawList();
+    if (brush->along_line) {
+      // A 1D run: the brush covers x +- radius, whatever the height in the plot.
+      const ImVec2 lo(brush->cursor.x - r, brush->band_top),
+          hi(brush->cursor.x + r, brush->band_bottom);
+      draw->AddRectFilled(lo, hi, IM_COL32(255, 255, 255, 40));
+      draw->AddRect(lo, hi, IM_COL32(255, 255, 255, 160));
+    } else {
+      draw->AddCircle(brush->cursor, r, IM_COL32(255, 255, 255, 220), 64, 1.5f);
     }
-  if (metres_per_pixel > 0)
-    ImGui::GetForegroundDrawList()->AddCircle(io.MousePos, float(radius_ / metres_per_pixel),
-                                              IM_COL32(255, 255, 255, 220), 64, 1.5f);
-  if (!ImGui::IsMouseClicked(ImGuiMouseButton_Left)) return;
+  }
+  if (!brush->stroke) return;
   const std::vector<ToolSpec> tools = c.session.solver().tools();
   if (tools.empty()) return;
   const ToolSpec& tool = tools[std::size_t(std::clamp(tool_index_, 0, int(tools.size()) - 1))];
   ToolCall call{tool.name, {}};
-  call.args["x"] = here->position[0];
-  call.args["y"] = here->position[1];
-  call.args["z"] = here->position[2];
+  call.args["x"] = brush->position[0];
+  call.args["y"] = brush->position[1];
+  call.args["z"] = brush->position[2];
   call.args["radius"] = radius_;
   for (const ParamSpec& a : tool.args)
     if (const auto it = args_.find(tool.name + "." + a.key); it != args_.end())

@@ -1,6 +1,6 @@
 // What the views compute without drawing: colour-bar ticks, transfer functions, the view
-// file, derived fields and streamlines (the host side of the code the GPU runs too), and
-// films through the ffmpeg program.
+// file, the 3D camera's scale, derived fields and streamlines (the host side of the code the
+// GPU runs too), and films through the ffmpeg program.
 #include <gtest/gtest.h>
 #include <array>
 #include <cstdint>
@@ -21,6 +21,7 @@
 #include "render/ColorbarTicks.hpp"
 #include "render/DerivedFields.hpp"
 #include "render/MovieWriter.hpp"
+#include "render/SceneCamera.hpp"
 #include "render/Streamlines.hpp"
 #include "render/TransferFunction.hpp"
 #include "render/ViewSettings.hpp"
@@ -102,6 +103,45 @@ TEST(ColorbarTicks, LogScaleTicksAreDecadesOr125) {
     EXPECT_GE(v, 1.5);
     EXPECT_LE(v, 60);
   }
+}
+
+// The picture's scale at a point (the steering brush's preview in the 3D view): a short
+// segment facing the camera, anywhere in the box, is drawn pixels_per_unit times its
+// length, in an oblong box seen from above and off-centre.
+TEST(SceneCamera, PixelsPerUnitIsTheScaleOfASegmentFacingTheCamera) {
+  Grid g;
+  g.n = {40, 24, 16};
+  g.spacing = {0.01, 0.01, 0.02};
+  ViewSettings vs;
+  vs.yaw = 0.9f;
+  vs.pitch = 0.6f;
+  vs.distance = 1.4f;
+  const SceneCamera cam = SceneCamera::make(g, vs, 640, 480);
+  // Across the view: perpendicular to the view axis (the eye looks at the origin).
+  const auto& e = cam.eye;
+  const float d = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+  std::array<float, 3> u{-e[1], e[0], 0};
+  const float ul = std::hypot(u[0], u[1]);
+  for (float& c : u) c /= ul;
+  std::array<float, 3> v{e[1] * u[2] - e[2] * u[1], e[2] * u[0] - e[0] * u[2],
+                         e[0] * u[1] - e[1] * u[0]};
+  for (float& c : v) c /= d;
+  for (const std::array<float, 3> p :
+       {std::array<float, 3>{0, 0, 0}, {0.4f, -0.2f, 0.1f}, {-0.45f, 0.25f, -0.15f}}) {
+    for (const auto& dir : {u, v}) {
+      const float h = 1e-3f;
+      std::array<float, 3> a = p, b = p;
+      for (int k = 0; k < 3; ++k) {
+        a[k] -= h * dir[k];
+        b[k] += h * dir[k];
+      }
+      const auto pa = cam.project(a), pb = cam.project(b);
+      const double drawn = std::hypot(pb[0] - pa[0], pb[1] - pa[1]) / (2 * h);
+      EXPECT_NEAR(drawn / cam.pixels_per_unit(p), 1.0, 2e-3) << p[0] << " " << p[1] << " " << p[2];
+    }
+  }
+  // Nearer the eye, larger.
+  EXPECT_GT(cam.pixels_per_unit({0.4f, 0.2f, 0.1f}), cam.pixels_per_unit({-0.4f, -0.2f, -0.1f}));
 }
 
 TEST(TransferFunction, CurveTablesAndPresets) {

@@ -1,13 +1,15 @@
 // The 3D view's ray caster and layers, drawn headless through EGL (Mesa in CI) from
-// analytic fields: an isosurface of a ball has the ball's silhouette radius, a uniform
-// field's volume rendering lets through the analytic fraction of the background, the
-// shader's own trilinear interpolation (the shared-memory path's) draws what the 3D
-// texture's does, brick ranges cover their cells, and slices seen edge-on leave no seam.
+// analytic fields: an isosurface of a ball has the ball's silhouette radius and a pick finds
+// its near side, a uniform field's volume rendering lets through the analytic fraction of
+// the background, the shader's own trilinear interpolation (the shared-memory path's) draws
+// what the 3D texture's does, brick ranges cover their cells, and slices seen edge-on leave
+// no seam.
 #include <gtest/gtest.h>
 #include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -117,6 +119,57 @@ TEST(Volume, IsosurfaceOfABallHasItsSilhouetteRadius) {
     EXPECT_GT(expected, 20) << "the ball should be large enough to measure";
     EXPECT_NEAR(measured, expected, 1.0) << (from_buffer ? "buffer" : "texture");
   }
+}
+
+// What a steering tool's click in the 3D view finds (ViewRenderer::pick_surface): under the
+// ball's centre, the near side of its isosurface; beside the ball but inside the box,
+// nothing (where pick() answers the middle of the ray's path through the box). The
+// preview's scale there (SceneCamera::pixels_per_unit) draws the ball's silhouette radius.
+TEST(Volume, PickSurfaceFindsTheIsosurfaceAndNothingBesideIt) {
+  const double radius = 0.3;
+  auto s = ball(64, radius);
+  OffscreenRenderer off(160, 160);
+  ViewSettings vs = bare_3d_view();
+  vs.yaw = 0.15f;  // no box edge in front of the ball
+  vs.pitch = 0.1f;
+  vs.distance = 1.2f;
+  vs.layers.iso = true;
+  vs.iso.values = {0.5};
+  off.render(*s, vs);
+  const ViewRenderer& r = off.renderer();
+  const SceneCamera& cam = r.camera();
+  const Rect scene = r.scene_rect();
+  const auto c = cam.project({0, 0, 0});
+  const auto hit = r.pick_surface(scene.x + c[0], scene.y + c[1]);
+  ASSERT_TRUE(hit);
+  // The box is the unit cube here: fractions less a half are box units.
+  double dist = 0, toward_eye = 0;
+  for (int k = 0; k < 3; ++k) {
+    const double p = (*hit)[k] - 0.5;
+    dist += p * p;
+    toward_eye += p * cam.eye[k];
+  }
+  dist = std::sqrt(dist);
+  std::cout << "picked " << dist << " from the centre (the sphere: " << radius << ")\n";
+  EXPECT_NEAR(dist, radius, 0.5 / 64);
+  EXPECT_GT(toward_eye, 0) << "the near side";
+
+  // The silhouette's radius in pixels (the cone from the eye tangent to the sphere) against
+  // the scale the preview takes at the ball's centre: radius f / sqrt(d^2 - r^2) against
+  // radius f / d, 1% apart at this distance.
+  const auto& e = cam.eye;
+  const double d = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+  const double silhouette = radius * cam.focal_px / std::sqrt(d * d - radius * radius);
+  const double preview = radius * cam.pixels_per_unit({0, 0, 0});
+  std::cout << "preview radius " << preview << " px, silhouette " << silhouette << " px\n";
+  EXPECT_NEAR(preview / silhouette, 1.0, 0.015);
+
+  // Beside the ball, still inside the box's picture: pick() guesses, pick_surface() does not.
+  const double bx = scene.x + c[0] + 1.3 * silhouette, by = scene.y + c[1];
+  EXPECT_TRUE(r.pick(bx, by)) << "the pixel should be inside the box's picture";
+  EXPECT_FALSE(r.pick_surface(bx, by));
+  // Outside the scene, neither.
+  EXPECT_FALSE(r.pick_surface(scene.x - 2, scene.y + c[1]));
 }
 
 TEST(Volume, UniformFieldLetsThroughTheAnalyticTransmittance) {
