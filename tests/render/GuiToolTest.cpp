@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "render/Image.hpp"
 #include "tests/render/GuiScript.hpp"
 
@@ -245,4 +247,34 @@ TEST(GuiTools, AnUnknownToolIsRefusedNamingTheFamilysTools) {
     EXPECT_EQ(r.out.find("journal"), std::string::npos) << "no frame, no journal:\n" << r.out;
     EXPECT_NE(help.out.find(family + ": " + f.tools), std::string::npos) << help.out;
   }
+}
+
+// A steering file played by the window (`fluxview gui --steer`, the CPU worker stepping in
+// chunks of its own) gives the journal `fluxview run --steer` of the same file writes into
+// run.json, line for line: the same steps, the same arguments and the same amounts each
+// stroke reports (so the same state before each stroke).
+TEST(GuiTools, ASteeringFileInTheWindowGivesTheHeadlessRunsJournal) {
+  if (!fluxview::test::have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  const fs::path dir = fluxview::test::fresh_folder("fluxview_gui_steer_file_test");
+  std::ofstream(dir / "lesson.txt") << "at step 5 apply heat-spot x = 0.03 y = 0.05 z = 0.05 "
+                                       "radius = 0.01 amplitude = 40\n"
+                                       "at step 12 set heat.alpha = 2e-5\n"
+                                       "at step 30 apply heat-spot x = 0.07 y = 0.04 z = 0.06 "
+                                       "radius = 0.008 amplitude = -25\n";
+  const std::string run = "heat/hot-spot --backend cpu --set grid.n=20 --set run.steps=60 ";
+  const auto gui = fluxview::test::run_gui("gui " + run + "--exit-after-frames 150 --steer " +
+                                           (dir / "lesson.txt").string());
+  ASSERT_EQ(gui.code, 0) << gui.out;
+  const std::string head = "journal of this session (3 entries):\n";
+  const auto at = gui.out.find(head);
+  ASSERT_NE(at, std::string::npos) << gui.out;
+  const auto headless = fluxview::test::run_fluxview("run " + run + "--quiet --steer " +
+                                                     (dir / "lesson.txt").string() + " --output " +
+                                                     (dir / "out").string());
+  ASSERT_EQ(headless.code, 0) << headless.out;
+  std::ifstream in(dir / "out" / "run.json");
+  const nlohmann::json record = nlohmann::json::parse(in);
+  const std::string lines = record.at("journal").at("lines");
+  EXPECT_EQ(gui.out.substr(at + head.size(), lines.size()), lines);
+  EXPECT_EQ(strokes(lines).size(), 2u) << lines;
 }
