@@ -23,6 +23,8 @@ struct SceneCamera {
   float focal_px = 1;         // pixels per unit of size over distance at the centre
 
   static SceneCamera make(const Grid& grid, const ViewSettings& vs, int width, int height);
+  // The box's longest side (m): the 3D view's unit of length.
+  static double unit_length(const Grid& grid);
   // Viewport pixel (x right, y up) and window depth in [0, 1] of a point of the box.
   std::array<float, 3> project(std::array<float, 3> p) const;
   // Pixels a unit of length facing the camera takes at `p`: the radius of the picture of a
@@ -30,15 +32,20 @@ struct SceneCamera {
   float pixels_per_unit(std::array<float, 3> p) const;
 };
 
+inline double SceneCamera::unit_length(const Grid& grid) {
+  double longest = 0;
+  for (int a = 0; a < 3; ++a) longest = std::max(longest, std::max(1, grid.n[a]) * grid.spacing[a]);
+  return longest;
+}
+
 inline SceneCamera SceneCamera::make(const Grid& grid, const ViewSettings& vs, int width,
                                      int height) {
   SceneCamera c;
   c.width = std::max(1, width);
   c.height = std::max(1, height);
-  std::array<double, 3> extent;
-  for (int a = 0; a < 3; ++a) extent[a] = std::max(1, grid.n[a]) * grid.spacing[a];
-  const double longest = std::max({extent[0], extent[1], extent[2]});
-  for (int a = 0; a < 3; ++a) c.half[a] = float(0.5 * extent[a] / longest);
+  const double longest = unit_length(grid);
+  for (int a = 0; a < 3; ++a)
+    c.half[a] = float(0.5 * std::max(1, grid.n[a]) * grid.spacing[a] / longest);
   const float d = vs.distance * 1.7320508f;
   c.eye = {d * std::cos(vs.pitch) * std::cos(vs.yaw), d * std::cos(vs.pitch) * std::sin(vs.yaw),
            d * std::sin(vs.pitch)};

@@ -15,13 +15,6 @@ namespace {
 // to take it as a click rather than a turn of the box.
 constexpr float kClickSlop = 3.0f;
 
-// The box's longest side (m): the 3D view's unit of length (render/SceneCamera.hpp).
-double longest_side(const Grid& g) {
-  double longest = 0;
-  for (int a = 0; a < 3; ++a) longest = std::max(longest, std::max(1, g.n[a]) * g.spacing[a]);
-  return longest;
-}
-
 }  // namespace
 
 std::array<double, 3> box_point(const Grid& g, const std::array<float, 3>& f) {
@@ -71,7 +64,7 @@ std::optional<BrushPoint> brush_in_scene(const render::ViewRenderer& r, const Gr
   const render::SceneCamera& cam = r.camera();
   std::array<float, 3> in_box;
   for (int a = 0; a < 3; ++a) in_box[a] = (2 * (*f)[a] - 1) * cam.half[a];
-  b.metres_per_pixel = longest_side(g) / cam.pixels_per_unit(in_box) * w.sx;
+  b.metres_per_pixel = render::SceneCamera::unit_length(g) / cam.pixels_per_unit(in_box) * w.sx;
   // Released where it was pressed, the press not on a panel: a click, not a turn.
   b.stroke = ImGui::IsMouseReleased(ImGuiMouseButton_Left) && !io.MouseDownOwned[0] &&
              !io.KeyShift && io.MouseDragMaxDistanceSqr[0] <= kClickSlop * kClickSlop;
