@@ -1,8 +1,8 @@
 // The device side of the execution layer against the host side: the same loops visit the
 // same cells (boxes with ghost indices, 2D and 1D boxes whose thin axes fold into x, an
-// explicit block shape) and reduce to the same numbers (exactly, where the values are
-// small integers; a NaN kept or ignored as on the host), also when called again (the
-// arrival counter of the last block is reset).
+// explicit block shape, boxes longer along y or z than a grid may be) and reduce to the
+// same numbers (exactly, where the values are small integers; a NaN kept or ignored as on
+// the host), also when called again (the arrival counter of the last block is reset).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -89,6 +89,10 @@ const Box kBoxes[] = {
     Box{{-1, 0, 0}, {5000, 1, 1}},    // 1D: y and z fold into x
     Box{{0, 0, 0}, {1, 1, 1}},        // one cell
     Box{{0, 0, 0}, {256, 256, 64}},   // many blocks: partials joined by the last one
+    // longer than a grid's 65535 blocks along z (the adaptive mesh's pool of 8^3 blocks
+    // one after another: 25000 of them) and along y: the grid strides
+    Box{{0, 0, 0}, {8, 8, 200000}},
+    Box{{0, -1, 0}, {1, 300000, 1}},
 };
 
 }  // namespace exec_gpu_test

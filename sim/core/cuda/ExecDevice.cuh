@@ -1,10 +1,11 @@
 #pragma once
 // The device side of the execution layer (sim/core/Exec.hpp), for .cu files.
 //
-// for_each_cell launches one kernel: a 3D grid of thread blocks, one thread a cell, the
-// block shape given by a Block<X, Y, Z> (launch bounds X*Y*Z), on the space's stream. It
-// returns at once: no synchronisation, no host round trip. That is what a hand-written
-// one-thread-per-cell kernel costs, and the body is inlined into the kernel as it would be
+// for_each_cell launches one kernel: a 3D grid of thread blocks, one thread a cell (more
+// only along a y or z longer than a grid may be: see cells_kernel), the block shape given
+// by a Block<X, Y, Z> (launch bounds X*Y*Z), on the space's stream. It returns at once: no
+// synchronisation, no host round trip. That is what a hand-written one-thread-per-cell
+// kernel costs, and the body is inlined into the kernel as it would be
 // there (the lambda's captures are the kernel's parameters).
 //
 // reduce_cells launches one kernel and copies one accumulator back: each thread walks the
@@ -32,12 +33,20 @@ inline DeviceBox device_box(const Box& b) {
   return {{b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]}};
 }
 
+// A grid holds at most 65535 thread blocks along y and z (the CUDA C++ Programming Guide's
+// compute-capability limits); a longer box (the adaptive mesh's pool runs its blocks one
+// after another along z) is covered by a grid that strides along y and z. Where the box
+// fits, each loop runs once.
+inline constexpr unsigned kMaxGridYZ = 65535;
+
 template <int Threads, class F>
 __global__ void __launch_bounds__(Threads) cells_kernel(DeviceBox b, F body) {
   const int i = b.lo[0] + int(blockIdx.x * blockDim.x + threadIdx.x);
-  const int j = b.lo[1] + int(blockIdx.y * blockDim.y + threadIdx.y);
-  const int k = b.lo[2] + int(blockIdx.z * blockDim.z + threadIdx.z);
-  if (i < b.hi[0] && j < b.hi[1] && k < b.hi[2]) body(i, j, k);
+  if (i >= b.hi[0]) return;
+  const int j0 = b.lo[1] + int(blockIdx.y * blockDim.y + threadIdx.y);
+  const int dj = int(gridDim.y * blockDim.y), dk = int(gridDim.z * blockDim.z);
+  for (int k = b.lo[2] + int(blockIdx.z * blockDim.z + threadIdx.z); k < b.hi[2]; k += dk)
+    for (int j = j0; j < b.hi[1]; j += dj) body(i, j, k);
 }
 
 // The block shape for a box: (X, Y, Z), with a factor of 2 moved from z (then y) to x
@@ -125,8 +134,9 @@ template <class F, int X = 32, int Y = 4, int Z = 2>
 void for_each_cell(const Device& d, const Box& b, F body, Block<X, Y, Z> = {}) {
   if (b.empty()) return;
   const dim3 block = detail::block_shape(X, Y, Z, b);
-  const dim3 grid((b.extent(0) + block.x - 1) / block.x, (b.extent(1) + block.y - 1) / block.y,
-                  (b.extent(2) + block.z - 1) / block.z);
+  const auto blocks_along = [&](int a, unsigned n) { return (unsigned(b.extent(a)) + n - 1) / n; };
+  const dim3 grid(blocks_along(0, block.x), std::min(blocks_along(1, block.y), detail::kMaxGridYZ),
+                  std::min(blocks_along(2, block.z), detail::kMaxGridYZ));
   detail::cells_kernel<X * Y * Z>
       <<<grid, block, 0, static_cast<cudaStream_t>(d.stream)>>>(detail::device_box(b), body);
   FLUXVIEW_CUDA_LAUNCH_CHECK();
