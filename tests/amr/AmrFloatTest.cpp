@@ -42,7 +42,7 @@ TEST(AmrFloat, SodInFloatFollowsTheDoubleRun) {
 TEST(AmrFloat, PeriodicBlastConservesToFloatRoundOffOverRegrids) {
   auto s = make_solver(
       "fv/sedov",
-      {"grid.nx=64", "grid.ny=32", "grid.nz=1", "fv.mesh=amr", "fv.amr.block=16",
+      {"grid.nx=64", "grid.ny=32", "grid.nz=1", "fv.mesh=amr", "fv.amr.block=8",
        "fv.amr.max_level=3", "fv.amr.regrid_every=2", "fv.blast_x=0.3", "fv.blast_y=0.6",
        "fv.blast_radius=0.2", "fv.ambient_p=0.1", "fv.ux=0.7", "fv.uy=-0.4", "fv.bc=periodic"},
       BackendKind::cpu, Precision::f32);

@@ -111,7 +111,8 @@ TEST(AmrConservation, PeriodicBlastConservesEverythingToRoundOffOverRegrids) {
   };
   const Case cases[] = {
       {"3D", {"grid.n=32", "fv.amr.block=8", "fv.amr.max_level=2"}},
-      {"2D", {"grid.nx=64", "grid.ny=32", "grid.nz=1", "fv.amr.block=16", "fv.amr.max_level=3"}}};
+      // Blocks of 8: with blocks of 16 the mesh of this 2D blast changes once in 24 steps.
+      {"2D", {"grid.nx=64", "grid.ny=32", "grid.nz=1", "fv.amr.block=8", "fv.amr.max_level=3"}}};
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     std::vector<std::string> o = {
