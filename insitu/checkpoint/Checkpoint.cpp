@@ -100,10 +100,13 @@ void write_checkpoint(const std::filesystem::path& path, const Scenario& scenari
   piece.ranks = parallel::size();
   piece.offset = solver.grid().offset;
   if (c.state.arrays.empty()) throw std::runtime_error("the solver's state holds no arrays");
-  piece.n = c.state.arrays[0].values.n;
+  // A state of the solver's own arrays is one piece whose box is the grid (format 3).
+  if (!c.state.on_grid && parallel::size() > 1)
+    throw std::logic_error("checkpoint: a state not on the grid is written on one rank only");
+  piece.n = c.state.on_grid ? c.state.arrays[0].values.n : c.global_n;
   Crc32 crc = header_crc(c, piece);
   for (const auto& a : c.state.arrays) {
-    if (a.values.n != piece.n)
+    if (c.state.on_grid && a.values.n != piece.n)
       throw std::logic_error("checkpoint: state array " + a.name + " is not of the box's size");
     crc.add(a.name.data(), a.name.size());
     crc.add(a.values.bytes.data(), a.values.bytes.size());
@@ -129,10 +132,45 @@ Checkpoint open_checkpoint(const std::filesystem::path& path) {
   return on_every_rank([&] { return open_checkpoint_here(path); });
 }
 
+namespace {
+
+// A state of the solver's own arrays (format 3): its one piece read whole.
+SolverState read_own_arrays(const Checkpoint& c) {
+  start_hdf5();
+  const Precision prec = c.precision == "float" ? Precision::f32 : Precision::f64;
+  SolverState st;
+  st.time = c.state.time;
+  st.step = c.state.step;
+  st.extra = c.state.extra;
+  st.on_grid = false;
+  try {
+    read_piece_arrays(c, c.pieces.at(0),
+                      [&](const std::string& name, const std::vector<unsigned char>& buf) {
+                        StateArray a;
+                        a.name = name;
+                        a.values.precision = prec;
+                        a.values.n = c.array_n.at(st.arrays.size());
+                        a.values.bytes = buf;
+                        st.arrays.push_back(std::move(a));
+                      });
+  } catch (const std::runtime_error& e) {
+    throw ConfigError("--restart " + c.pieces.at(0).file.string() + ": " + e.what());
+  }
+  return st;
+}
+
+}  // namespace
+
 SolverState read_checkpoint_box(const Checkpoint& c, std::array<int, 3> offset,
                                 std::array<int, 3> n) {
   const std::string where =
       "--restart " + (c.pieces.empty() ? std::string("?") : c.pieces[0].file.string()) + ": ";
+  if (!c.state.on_grid) {
+    if (offset != std::array<int, 3>{0, 0, 0} || n != c.global_n)
+      throw ConfigError(where + "it holds the adaptive mesh's blocks, read whole, not a box of " +
+                        dims_text(n) + " cells of its grid");
+    return read_own_arrays(c);
+  }
   for (int a = 0; a < 3; ++a)
     if (offset[a] < 0 || n[a] < 1 || offset[a] + n[a] > c.global_n[a])
       throw ConfigError(where + "the box of " + dims_text(n) + " cells is outside its grid of " +
@@ -192,6 +230,14 @@ SolverState read_checkpoint_state(const Checkpoint& c, const Solver& solver) {
     if (g.n != c.global_n)
       throw ConfigError("--restart " + c.pieces.at(0).file.string() + ": its grid is " +
                         dims_text(c.global_n) + " cells, this run's is " + dims_text(g.n));
+    if (!c.state.on_grid) {
+      if (parallel::size() > 1)
+        throw ConfigError("--restart " + c.pieces.at(0).file.string() +
+                          ": it holds the adaptive mesh's blocks, which restart on one MPI "
+                          "rank in this version, not on " +
+                          std::to_string(parallel::size()) + "; allowed: one process");
+      return read_own_arrays(c);
+    }
     // Every field of a solver covers the same box; its layout says how many cells.
     const std::array<int, 3> local = solver.view(solver.fields().at(0).name).layout.n;
     return read_checkpoint_box(c, g.offset, local);

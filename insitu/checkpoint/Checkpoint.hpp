@@ -44,6 +44,10 @@ struct Checkpoint {
   // empty (their names are in array_names).
   SolverState state;
   std::vector<std::string> array_names;
+  // Each array's size, for a state not on the grid (SolverState::on_grid false, format
+  // version 3: one piece, its arrays of their own sizes); empty for one on the grid, whose
+  // arrays all have the piece's box size.
+  std::vector<std::array<int, 3>> array_n;
   std::array<int, 3> global_n{1, 1, 1};
   std::vector<CheckpointPiece> pieces;  // one for a serial checkpoint, in rank order
 };
@@ -75,7 +79,7 @@ SolverState read_checkpoint_box(const Checkpoint& c, std::array<int, 3> offset,
 // any number of ranks); checks that its global grid is the checkpoint's. Collective under
 // MPI: when any rank fails, every rank throws the ConfigError of the lowest failing one.
 SolverState read_checkpoint_state(const Checkpoint& c, const Solver& solver);
-// open_checkpoint and the whole grid read (a serial restart, tests).
+// open_checkpoint and the whole state read (a serial restart, tests).
 Checkpoint read_checkpoint(const std::filesystem::path& path);
 // The scenario a checkpoint was written from, with its parameters restored.
 Scenario scenario_of(const Checkpoint& c);

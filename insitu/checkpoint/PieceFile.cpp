@@ -45,9 +45,10 @@ CheckpointPiece read_piece_header(const PieceFile& f, Checkpoint& c) {
   CheckpointPiece p;
   p.file = f.file;
   p.version = read_scalar_attr<int>(file, "version", H5T_NATIVE_INT);
-  if (p.version != 1 && p.version != kVersion)
+  if (p.version < 1 || p.version > kVersionOwnArrays)
     throw std::runtime_error("checkpoint format version " + std::to_string(p.version) +
-                             ", this fluxview reads 1 and " + std::to_string(kVersion));
+                             ", this fluxview reads 1 to " + std::to_string(kVersionOwnArrays));
+  c.state.on_grid = p.version != kVersionOwnArrays;
   c.solver = read_string_attr(file, "solver");
   c.scenario = read_string_attr(file, "scenario");
   c.description = read_string_attr(file, "description");
@@ -84,6 +85,7 @@ CheckpointPiece read_piece_header(const PieceFile& f, Checkpoint& c) {
   H5Handle group(H5Gopen2(file, "state", H5P_DEFAULT), H5Gclose);
   if (group.id < 0) throw std::runtime_error("the state group is missing");
   c.array_names.clear();
+  c.array_n.clear();
   const std::string order = read_string_attr(group, "order");
   for (std::size_t start = 0; !order.empty() && start <= order.size();) {
     const std::size_t comma = std::min(order.find(',', start), order.size());
@@ -102,12 +104,24 @@ CheckpointPiece read_piece_header(const PieceFile& f, Checkpoint& c) {
     hsize_t dims[3] = {0, 0, 0};
     H5Sget_simple_extent_dims(space, dims, nullptr);
     const std::array<int, 3> n{int(dims[2]), int(dims[1]), int(dims[0])};
+    if (!c.state.on_grid) {
+      c.array_n.push_back(n);  // the solver's own arrays: each of its own size
+      continue;
+    }
     if (i == 0) p.n = n;
     if (n != p.n)
       throw std::runtime_error("array " + name + " is " + dims_text(n) + ", array " +
                                c.array_names[0] + " " + dims_text(p.n));
   }
   if (p.version == 1) c.global_n = p.n;  // a serial file of format 1: the whole grid
+  if (!c.state.on_grid) {
+    // One piece holds the whole state; its box is the grid, so the tiling check holds.
+    p.n = read_int3_attr(file, "box_n");
+    if (p.ranks != 1 || p.n != c.global_n || p.offset != std::array<int, 3>{0, 0, 0})
+      throw std::runtime_error("holds a state of its own arrays (format " +
+                               std::to_string(kVersionOwnArrays) +
+                               ") but is not one piece covering its grid");
+  }
   for (int a = 0; a < 3; ++a)
     if (p.offset[a] < 0 || p.n[a] < 1 || p.offset[a] + p.n[a] > c.global_n[a])
       throw std::runtime_error("its box of " + dims_text(p.n) + " cells at offset (" +
@@ -132,6 +146,7 @@ std::string header_difference(const Checkpoint& a, const Checkpoint& b) {
   if (a.state.extra != b.state.extra) return "extra solver state";
   if (a.journal != b.journal) return "journal";
   if (a.array_names != b.array_names) return "list of arrays";
+  if (a.state.on_grid != b.state.on_grid) return "state layout (grid or own arrays)";
   return "";
 }
 
@@ -150,7 +165,8 @@ void write_piece_file(const std::filesystem::path& file, const std::filesystem::
   w.set_file(h5);
   {
     write_string_attr(w, h5, "format", kFormat);
-    write_scalar_attr(w, h5, "version", H5T_NATIVE_INT, kVersion);
+    write_scalar_attr(w, h5, "version", H5T_NATIVE_INT,
+                      c.state.on_grid ? kVersion : kVersionOwnArrays);
     write_string_attr(w, h5, "solver", c.solver);
     write_string_attr(w, h5, "scenario", c.scenario);
     write_string_attr(w, h5, "description", c.description);
@@ -166,6 +182,7 @@ void write_piece_file(const std::filesystem::path& file, const std::filesystem::
     write_scalar_attr(w, h5, "rank", H5T_NATIVE_INT, piece.rank);
     write_int3_attr(w, h5, "global_n", c.global_n);
     write_int3_attr(w, h5, "box_offset", piece.offset);
+    if (!c.state.on_grid) write_int3_attr(w, h5, "box_n", piece.n);
     H5Handle group(
         w("group state",
           [&] { return H5Gcreate2(h5, "state", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT); }),
@@ -180,7 +197,13 @@ void write_piece_file(const std::filesystem::path& file, const std::filesystem::
                                hsize_t(a.values.n[0])};
       H5Handle space(w(what, [&] { return H5Screate_simple(3, dims, nullptr); }), H5Sclose);
       H5Handle plist(w(what, [&] { return H5Pcreate(H5P_DATASET_CREATE); }), H5Pclose);
-      const hsize_t chunk[3] = {1, dims[1], dims[2]};  // one plane a chunk
+      // One plane a chunk on the grid; whole rows of at most about 1 MiB for the solver's
+      // own arrays (the adaptive mesh's: a row a block, a plane all of them).
+      const std::size_t row_bytes = std::size_t(dims[2]) * bytes_of(a.values.precision);
+      const hsize_t rows = c.state.on_grid
+                               ? dims[1]
+                               : std::clamp<hsize_t>(hsize_t((1 << 20) / row_bytes), 1, dims[1]);
+      const hsize_t chunk[3] = {1, rows, dims[2]};
       w(what, [&] { return H5Pset_chunk(plist, 3, chunk); });
       w(what, [&] { return H5Pset_fletcher32(plist); });
       const hid_t type =
@@ -219,14 +242,16 @@ void read_piece_arrays(const Checkpoint& c, const CheckpointPiece& p,
   if (group.id < 0) throw std::runtime_error("the state group is missing");
   Crc32 crc = header_crc(c, p);
   std::vector<unsigned char> buf;
-  for (const std::string& name : c.array_names) {
+  for (std::size_t i = 0; i < c.array_names.size(); ++i) {
+    const std::string& name = c.array_names[i];
+    const std::array<int, 3> n = c.state.on_grid ? p.n : c.array_n.at(i);
     if (H5Lexists(group, name.c_str(), H5P_DEFAULT) <= 0)
       throw std::runtime_error("array " + name + " is missing");
     H5Handle ds(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose);
     H5Handle space(H5Dget_space(ds), H5Sclose);
-    if (H5Sget_simple_extent_npoints(space) != hssize_t(p.n[0]) * p.n[1] * p.n[2])
+    if (H5Sget_simple_extent_npoints(space) != hssize_t(n[0]) * n[1] * n[2])
       throw std::runtime_error("array " + name + " changed size since it was opened");
-    buf.resize(std::size_t(p.n[0]) * p.n[1] * p.n[2] * eb);
+    buf.resize(std::size_t(n[0]) * n[1] * n[2] * eb);
     // A chunk whose Fletcher-32 sum does not match fails this read.
     if (H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()) < 0)
       throw std::runtime_error("array " + name + " is corrupt (checksum or read failure)");

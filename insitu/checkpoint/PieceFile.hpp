@@ -23,6 +23,11 @@ inline constexpr const char* kFormat = "fluxview-checkpoint";
 // ranks. Version 1 files lack the box: a serial one is the whole grid and still reads; the
 // pieces of an MPI run are refused (which box each holds is not known).
 inline constexpr int kVersion = 2;
+// Version 3: a state not on the grid (SolverState::on_grid false: the adaptive mesh's
+// leaves and blocks): one piece of one rank whose box is the whole grid, each array of its
+// own size. Only such files carry 3, so that a fluxview that reads 1 and 2 says which
+// version it met instead of misreading them.
+inline constexpr int kVersionOwnArrays = 3;
 
 // "64x64x1"
 std::string dims_text(const std::array<int, 3>& n);

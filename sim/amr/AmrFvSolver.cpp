@@ -71,6 +71,15 @@ enum StepPhase { kStepping, kGhostFilling, kFluxCorrection, kRegridding, kPhases
 constexpr const char* kPhaseNames[kPhases] = {"stepping", "ghost_filling", "flux_correction",
                                               "regridding"};
 
+// A checkpoint's arrays and keys (save_state): the conserved variables as the uniform fv
+// solver names them, and per leaf its level and block position along x, y, z.
+constexpr const char* kConservedNames[] = {"rho", "mom_x", "mom_y", "mom_z", "E", "rho_c"};
+constexpr int kLeafNumbers = 4;
+const std::string kRateKey = "cfl_rate=";
+const std::string kCellUpdatesKey = "cell_updates=";
+const std::string kRegridsKey = "regrids=";
+const std::string kCorrectedKey = "corrected_cells=";
+
 template <class T>
 class AmrFvSolver final : public Solver, public Hierarchy {
  public:
@@ -127,9 +136,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     regrids_ = 0;
     cell_updates_ = 0;
 
-    FillParams fill;
-    for (int a = 0; a < 3; ++a) fill.flip[a] = fv::kMomX + a;
-    mesh_ = std::make_unique<AmrMesh<T>>(shape, nv_, where_, ph_, fill);
+    mesh_ = std::make_unique<AmrMesh<T>>(shape, nv_, where_, ph_, fill_params());
     max_blocks_ = cfg_.max_blocks > 0 ? cfg_.max_blocks : auto_max_blocks();
     build_initial_mesh();
 
@@ -281,9 +288,143 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   // The blocks' cells (this rank's: the adaptive mesh runs on one rank, see reset()).
   double cells_per_step() const override { return double(mesh_->blocks()) * cells_per_block(); }
 
-  std::string checkpoint_refusal() const override {
-    return "the adaptive mesh (fv.mesh = amr) cannot write checkpoints yet (docs/amr.md)";
+  // ---- Checkpoints ----
+  // The state is the solver's own (SolverState::on_grid false): the forest's leaves (level
+  // and block position per axis, as numbers of the run's precision), then each conserved
+  // variable's block interiors, block after block in curve order, x fastest within a block;
+  // in `extra` what the next step also reads: the CFL rate the last stage reduced (bit for
+  // bit, in hexadecimal: after a step without a regrid it comes from the stage, which a
+  // restart cannot redo) and the counters of the diagnostics. One rank (reset() refuses
+  // more), so the leaves are this rank's.
+  std::string checkpoint_refusal() const override { return ""; }
+
+  SolverState save_state() const override {
+    SolverState st;
+    st.on_grid = false;
+    st.time = time_;
+    st.step = step_;
+    const int blocks = mesh_->blocks();
+    HostArray leaves;
+    leaves.precision = precision_of<T>();
+    leaves.n = {kLeafNumbers, blocks, 1};
+    leaves.bytes.resize(std::size_t(kLeafNumbers) * std::size_t(blocks) * sizeof(T));
+    T* lv = reinterpret_cast<T*>(leaves.bytes.data());
+    for (int b = 0; b < blocks; ++b) {
+      const BlockInfo& info = mesh_->info()[std::size_t(b)];
+      const int numbers[kLeafNumbers] = {info.level, info.idx[0], info.idx[1], info.idx[2]};
+      for (int q = 0; q < kLeafNumbers; ++q) {
+        lv[std::size_t(b) * kLeafNumbers + std::size_t(q)] = T(numbers[q]);
+        if (double(T(numbers[q])) != double(numbers[q]))
+          throw std::runtime_error("fv (amr): block position " + std::to_string(numbers[q]) +
+                                   " is not exact in " + std::string(to_string(precision_of<T>())) +
+                                   "; checkpoint this run in double precision");
+      }
+    }
+    st.arrays.push_back({"leaves", std::move(leaves)});
+    const BlockPool<T>& pool = mesh_->state();
+    const FieldLayout& l = pool.layout();
+    const std::size_t per = std::size_t(l.n[0]) * std::size_t(l.n[1]) * std::size_t(l.n[2]);
+    std::vector<T> slots(std::size_t(blocks) * std::size_t(l.size));
+    for (int m = 0; m < nv_; ++m) {
+      // Slots [0, blocks) of a variable are contiguous: one copy from the device.
+      copy_bytes(slots.data(), Location::host, pool.block(m, 0), where_, slots.size() * sizeof(T));
+      HostArray a;
+      a.precision = precision_of<T>();
+      a.n = {int(per), blocks, 1};
+      a.bytes.resize(per * std::size_t(blocks) * sizeof(T));
+      T* out = reinterpret_cast<T*>(a.bytes.data());
+      for (int b = 0; b < blocks; ++b)
+        for (int k = 0; k < l.n[2]; ++k)
+          for (int j = 0; j < l.n[1]; ++j)
+            for (int i = 0; i < l.n[0]; ++i)
+              *out++ = slots[std::size_t(b) * std::size_t(l.size) + std::size_t(l.index(i, j, k))];
+      st.arrays.push_back({kConservedNames[m], std::move(a)});
+    }
+    std::ostringstream extra;
+    extra << std::hexfloat << kRateKey << rate_ << "\n"
+          << kCellUpdatesKey << cell_updates_ << "\n"
+          << std::dec << kRegridsKey << regrids_ << "\n"
+          << kCorrectedKey << corrected();
+    st.extra = extra.str();
+    return st;
   }
+
+  void load_state(const SolverState& st) override {
+    const std::string what = "fv (amr) checkpoint: ";
+    if (st.on_grid || st.arrays.size() != std::size_t(nv_) + 1 || st.arrays[0].name != "leaves")
+      throw std::runtime_error(what + "not a state of the adaptive mesh with " +
+                               std::to_string(nv_) +
+                               " conserved variables (is fv.mesh or fv.tracer the same?)");
+    const HostArray& lv = st.arrays[0].values;
+    const int blocks = lv.n[1];
+    if (lv.n[0] != kLeafNumbers || lv.n[2] != 1 || blocks < 1)
+      throw std::runtime_error(what + "its leaves are not a list of " +
+                               std::to_string(kLeafNumbers) + " numbers a block");
+    std::vector<LeafKey> leaves(static_cast<std::size_t>(blocks));
+    for (int b = 0; b < blocks; ++b) {
+      const std::int64_t at = std::int64_t(b) * kLeafNumbers;
+      leaves[std::size_t(b)].level = int(lv.at(at));
+      for (int a = 0; a < 3; ++a) leaves[std::size_t(b)].idx[a] = int(lv.at(at + 1 + a));
+      if (leaves[std::size_t(b)].level > cfg_.max_level)
+        throw std::runtime_error(
+            what + "a block at level " + std::to_string(leaves[std::size_t(b)].level) +
+            ", deeper than fv.amr.max_level = " + std::to_string(cfg_.max_level));
+    }
+    const FieldLayout& l = mesh_->state().layout();
+    const int per = l.n[0] * l.n[1] * l.n[2];
+    for (int m = 0; m < nv_; ++m) {
+      const StateArray& a = st.arrays[std::size_t(m) + 1];
+      if (a.name != kConservedNames[m])
+        throw std::runtime_error(what + "array " + std::to_string(m + 1) + " is '" + a.name +
+                                 "', expected '" + kConservedNames[m] + "'");
+      if (a.values.n != std::array<int, 3>{per, blocks, 1})
+        throw std::runtime_error(
+            what + "array " + a.name + " holds " + std::to_string(a.values.n[1]) + " blocks of " +
+            std::to_string(a.values.n[0]) + " cells, this run " + std::to_string(blocks) +
+            " blocks of " + std::to_string(per) + " (is fv.amr.block the same?)");
+    }
+    if (blocks > max_blocks_)
+      throw std::runtime_error(what + "its " + std::to_string(blocks) +
+                               " blocks are more than the " + std::to_string(max_blocks_) +
+                               " that fit in " + (where_ == Location::device ? "device" : "host") +
+                               " memory");
+    const MeshShape shape = mesh_->shape();
+    mesh_.reset();  // the initial mesh goes before the checkpoint's comes (peak memory)
+    try {
+      mesh_ = std::make_unique<AmrMesh<T>>(shape, nv_, where_, ph_, fill_params(), leaves);
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(what + e.what());
+    }
+    BlockPool<T>& pool = mesh_->state();
+    std::vector<T> slots(std::size_t(blocks) * std::size_t(l.size), T(0));
+    for (int m = 0; m < nv_; ++m) {
+      const T* in = reinterpret_cast<const T*>(st.arrays[std::size_t(m) + 1].values.bytes.data());
+      for (int b = 0; b < blocks; ++b)
+        for (int k = 0; k < l.n[2]; ++k)
+          for (int j = 0; j < l.n[1]; ++j)
+            for (int i = 0; i < l.n[0]; ++i)
+              slots[std::size_t(b) * std::size_t(l.size) + std::size_t(l.index(i, j, k))] = *in++;
+      copy_bytes(pool.block(m, 0), where_, slots.data(), Location::host, slots.size() * sizeof(T));
+    }
+    time_ = st.time;
+    step_ = st.step;
+    resample_level_ = -1;
+    unsigned long long corrected_cells = 0;
+    rate_ = -1;
+    std::istringstream extra(st.extra);
+    for (std::string line; std::getline(extra, line);) {
+      const auto value = [&](const std::string& key) { return line.substr(key.size()); };
+      if (line.rfind(kRateKey, 0) == 0) rate_ = std::strtod(value(kRateKey).c_str(), nullptr);
+      if (line.rfind(kCellUpdatesKey, 0) == 0)
+        cell_updates_ = std::strtod(value(kCellUpdatesKey).c_str(), nullptr);
+      if (line.rfind(kRegridsKey, 0) == 0) regrids_ = std::stoll(value(kRegridsKey));
+      if (line.rfind(kCorrectedKey, 0) == 0) corrected_cells = std::stoull(value(kCorrectedKey));
+    }
+    if (!(rate_ >= 0)) throw std::runtime_error(what + "its extra state has no CFL rate");
+    copy_bytes(scalar(0), where_, &corrected_cells, Location::host, sizeof corrected_cells);
+    finish_rate();
+  }
+
   std::vector<std::pair<std::string, std::string>> run_facts() const override {
     int deepest = 0;
     for (const auto& b : mesh_->info()) deepest = std::max(deepest, b.level);
@@ -310,6 +451,13 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     std::string names;
     for (const auto& f : fields()) names += (names.empty() ? "" : ", ") + f.name;
     throw std::out_of_range("fv solver has no field '" + name + "' (it has " + names + ")");
+  }
+
+  // What ghost filling needs beyond the shape: the momentum a reflecting face negates.
+  static FillParams fill_params() {
+    FillParams fill;
+    for (int a = 0; a < 3; ++a) fill.flip[a] = fv::kMomX + a;
+    return fill;
   }
 
   int dims() const {

@@ -4,6 +4,7 @@
 #include <mpi.h>
 #include <p4est_base.h>
 #include <sc.h>
+#include <signal.h>
 
 #include <array>
 #include <cstdint>
@@ -63,8 +64,18 @@ void ensure_mpi_for_p4est() {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
+    // MPI_Init may install handlers of its own for SIGINT and SIGTERM (an interrupted
+    // cloud run on the GPU machine ended within a second of SIGINT without finishing its
+    // run record; Open MPI 4.1.4 here keeps them): the process's own handlers (fluxview's:
+    // finish the step, write, exit 130) are put back after it.
+    struct sigaction old_int;
+    struct sigaction old_term;
+    sigaction(SIGINT, nullptr, &old_int);
+    sigaction(SIGTERM, nullptr, &old_term);
     int provided = 0;
     MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
     g_started_mpi = true;
     std::atexit(finalize_started_mpi);
   }

@@ -35,6 +35,11 @@ struct SolverState {
   std::int64_t step = 0;
   std::vector<StateArray> arrays;
   std::string extra;
+  // true: every array is this rank's box of the grid (a checkpoint's pieces tile the grid
+  // and restart on any rank count). false: the arrays are the solver's own, each of its
+  // own size (the adaptive mesh's leaves and blocks); such a state is written and read
+  // whole, as one piece, on one rank.
+  bool on_grid = true;
 };
 
 struct Diagnostic {

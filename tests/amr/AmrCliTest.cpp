@@ -70,12 +70,7 @@ INSTANTIATE_TEST_SUITE_P(
         // The blocks advance with the second-order stage only.
         Refusal{"HigherOrderSchemeOnTheAdaptiveMesh",
                 "fv/sod-amr --set fv.reconstruction=weno3 --set fv.time=ssprk3",
-                "fv.mesh = amr runs the second-order scheme in this version, not weno3"},
-        // The blocks cannot be saved yet: refused before the first step, not at the first
-        // checkpoint (a run that stopped there used to leave a folder and exit 1).
-        Refusal{"CheckpointsOnTheAdaptiveMesh", "fv/sod-amr --checkpoint-every 1",
-                "--checkpoint-every 1: the adaptive mesh (fv.mesh = amr) cannot write "
-                "checkpoints yet"}),
+                "fv.mesh = amr runs the second-order scheme in this version, not weno3"}),
     [](const ::testing::TestParamInfo<Refusal>& info) { return info.param.name; });
 
 TEST(AmrCli, TheGuardNamesTheBlockItsLevelAndTheCellOfAStateThatIsNotFinite) {

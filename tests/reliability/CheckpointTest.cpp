@@ -5,6 +5,7 @@
 #include <hdf5.h>
 #include <zlib.h>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -18,6 +19,7 @@
 #include <fstream>
 
 #include "insitu/checkpoint/Checkpoint.hpp"
+#include "sim/amr/AmrHierarchy.hpp"
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/SolverFamily.hpp"
 
@@ -39,7 +41,16 @@ std::string refusal(const fs::path& p) {
   return "";
 }
 
-// 2N steps straight, and N steps + checkpoint + restart in a fresh solver + N steps.
+// The diagnostic `name` of a solver (NaN when it has none).
+double diagnostic(Solver& s, const std::string& name) {
+  for (const Diagnostic& d : s.diagnostics())
+    if (d.name == name) return d.value;
+  return NAN;
+}
+
+// 2N steps straight, and N steps + checkpoint + restart in a fresh solver + N steps. On
+// the adaptive mesh also the blocks (levels, positions, every field's values) and the
+// counters of the diagnostics.
 void expect_bit_identical_restart(const std::string& scenario,
                                   const std::vector<std::string>& overrides, Precision precision,
                                   int n) {
@@ -72,6 +83,22 @@ void expect_bit_identical_restart(const std::string& scenario,
                     b = gather_interior(resumed->view(f.name));
     EXPECT_EQ(a.bytes, b.bytes) << scenario << ": field " << f.name << " differs after restart";
   }
+  if (const amr::Hierarchy* h = amr::hierarchy_of(*straight)) {
+    const amr::Hierarchy* g = amr::hierarchy_of(*resumed);
+    ASSERT_NE(g, nullptr);
+    const auto blocks = h->local_blocks(), again = g->local_blocks();
+    ASSERT_EQ(blocks.size(), again.size()) << scenario;
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+      EXPECT_EQ(blocks[b].level, again[b].level) << scenario << ": block " << b;
+      EXPECT_EQ(blocks[b].idx, again[b].idx) << scenario << ": block " << b;
+    }
+    for (const FieldInfo& f : straight->fields())
+      EXPECT_EQ(h->block_values(f.name).bytes, g->block_values(f.name).bytes)
+          << scenario << ": blocks of field " << f.name << " differ after restart";
+    for (const char* d : {"regrids", "cell_updates", "corrected_cells", "mass", "energy"})
+      EXPECT_EQ(diagnostic(*straight, d), diagnostic(*resumed, d)) << scenario << ": " << d;
+    EXPECT_EQ(straight->dt(), resumed->dt()) << scenario;
+  }
   fs::remove(file);
 }
 
@@ -88,6 +115,64 @@ TEST(Checkpoint, FluidRestartsThroughTheFileAreBitIdentical) {
   expect_bit_identical_restart("fd/forced-turbulence", {"grid.n=12"}, Precision::f64, 10);
   expect_bit_identical_restart("fv/sedov", {"grid.n=12"}, Precision::f64, 10);
   expect_bit_identical_restart("fv/cloud-disruption", {"grid.n=12"}, Precision::f32, 10);
+}
+
+TEST(Checkpoint, AdaptiveMeshRestartsThroughTheFileAreBitIdentical) {
+  // A blast carried through periodic faces by a flow, so that the mesh changes at most
+  // regrids (every 2 steps) before and after the checkpoint; with the tracer.
+  const std::vector<std::string> blast = {"grid.n=16",
+                                          "fv.mesh=amr",
+                                          "fv.amr.block=8",
+                                          "fv.amr.max_level=2",
+                                          "fv.amr.regrid_every=2",
+                                          "fv.blast_x=0.3",
+                                          "fv.blast_radius=0.2",
+                                          "fv.ambient_p=0.1",
+                                          "fv.ux=0.7",
+                                          "fv.uy=-0.4",
+                                          "fv.uz=0.3",
+                                          "fv.tracer=true",
+                                          "fv.bc=periodic"};
+  expect_bit_identical_restart("fv/sedov", blast, Precision::f64, 10);
+  expect_bit_identical_restart("fv/sod-amr", {"fv.amr.regrid_every=2"}, Precision::f32, 15);
+  // The file holds the leaves and each conserved variable's block interiors (format 3).
+  const Scenario s = load_scenario("fv/sedov", blast);
+  auto solver = find_family(s.solver).create(BackendKind::cpu, Precision::f64);
+  solver->reset(s.params);
+  solver->advance(7);
+  const fs::path file = temp("amr.h5");
+  write_checkpoint(file, s, *solver);
+  const Checkpoint c = read_checkpoint(file);
+  EXPECT_FALSE(c.state.on_grid);
+  EXPECT_EQ(c.array_names,
+            (std::vector<std::string>{"leaves", "rho", "mom_x", "mom_y", "mom_z", "E", "rho_c"}));
+  const auto blocks = amr::hierarchy_of(*solver)->local_blocks();
+  EXPECT_EQ(c.state.arrays.at(0).values.n, (std::array<int, 3>{4, int(blocks.size()), 1}));
+  EXPECT_EQ(c.state.arrays.at(1).values.n, (std::array<int, 3>{512, int(blocks.size()), 1}));
+  EXPECT_GT(blocks.size(), 8u) << "the blast refined nothing";
+  EXPECT_GE(diagnostic(*solver, "regrids"), 2) << "the mesh did not change before the checkpoint";
+  // A box of its grid cannot be read from it: it restarts whole, on one rank.
+  try {
+    read_checkpoint_box(c, {0, 0, 0}, {4, 4, 4});
+    ADD_FAILURE() << "a box of an adaptive-mesh checkpoint was read";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("adaptive mesh's blocks, read whole"), std::string::npos)
+        << e.what();
+  }
+  // Its state does not load into a run of other blocks.
+  std::vector<std::string> other_blocks = blast;
+  other_blocks.push_back("fv.amr.block=16");
+  const Scenario other = load_scenario("fv/sedov", other_blocks);
+  auto wrong = find_family(other.solver).create(BackendKind::cpu, Precision::f64);
+  wrong->reset(other.params);
+  try {
+    wrong->load_state(c.state);
+    ADD_FAILURE() << "a state of 8^3 blocks loaded into a run of 16^3 blocks";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("is fv.amr.block the same?"), std::string::npos)
+        << e.what();
+  }
+  fs::remove(file);
 }
 
 TEST(Checkpoint, CorruptTruncatedForeignAndMissingFilesAreRefused) {
