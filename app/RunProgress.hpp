@@ -45,8 +45,9 @@ class RunProgress {
   std::string output_summary() const;
 
   // After each stretch of steps: `steps_run` steps since the start, `stepping_seconds` of
-  // wall time spent stepping. Prints the time estimate once the first steps are timed,
-  // then a progress line every couple of seconds.
+  // wall time since the first step began (the outputs written on the way included, since
+  // they recur; the first ones not). Prints the time estimate once the first steps are
+  // timed, then a progress line every couple of seconds.
   void after_steps(std::int64_t steps_run, double stepping_seconds);
 
  private:
