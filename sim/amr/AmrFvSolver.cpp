@@ -371,7 +371,8 @@ class AmrFvSolver final : public Solver, public Hierarchy {
             what + "a block at level " + std::to_string(leaves[std::size_t(b)].level) +
             ", deeper than fv.amr.max_level = " + std::to_string(cfg_.max_level));
     }
-    const FieldLayout& l = mesh_->state().layout();
+    // A copy: the mesh it comes from is replaced below (the new one has the same layout).
+    const FieldLayout l = mesh_->state().layout();
     const int per = l.n[0] * l.n[1] * l.n[2];
     for (int m = 0; m < nv_; ++m) {
       const StateArray& a = st.arrays[std::size_t(m) + 1];
