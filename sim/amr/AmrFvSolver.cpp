@@ -72,9 +72,10 @@ enum StepPhase { kStepping, kGhostFilling, kFluxCorrection, kRegridding, kPhases
 constexpr const char* kPhaseNames[kPhases] = {"stepping", "ghost_filling", "flux_correction",
                                               "regridding"};
 
-// A checkpoint's arrays and keys (save_state): the conserved variables as the uniform fv
-// solver names them, and per leaf its level and block position along x, y, z.
-constexpr const char* kConservedNames[] = {"rho", "mom_x", "mom_y", "mom_z", "E", "rho_c"};
+// A checkpoint's arrays and keys (save_state): the conserved variables named as on the
+// uniform grid (fv::kConservedNames), and per leaf its level and block position along x,
+// y, z.
+using fv::kConservedNames;
 constexpr int kLeafNumbers = 4;
 const std::string kRateKey = "cfl_rate=";
 const std::string kCellUpdatesKey = "cell_updates=";

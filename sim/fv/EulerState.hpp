@@ -25,6 +25,9 @@ inline constexpr int kMaxVars = 6;
 inline constexpr int kRho = 0;
 inline constexpr int kMomX = 1, kEnergy = 4, kRhoC = 5;             // conservative
 inline constexpr int kVelX = 1, kPressure = 4, kConcentration = 5;  // primitive
+// The conserved slots' names in checkpoints (the uniform grid's and the adaptive mesh's).
+inline constexpr const char* kConservedNames[kMaxVars] = {"rho",   "mom_x", "mom_y",
+                                                          "mom_z", "E",     "rho_c"};
 
 template <class T, int NV>
 struct State {

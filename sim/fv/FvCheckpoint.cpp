@@ -17,8 +17,6 @@ namespace fluxview::fv {
 
 namespace {
 
-// Names of the conserved fields in checkpoints.
-constexpr const char* kConservedNames[] = {"rho", "mom_x", "mom_y", "mom_z", "E", "rho_c"};
 const std::string kCorrectedKey = "corrected_cells=";
 const std::string kSchemeKey = "\nscheme=";
 
