@@ -16,6 +16,7 @@
 
 #include "sim/amr/AmrHierarchy.hpp"
 #include "sim/core/CudaRuntime.hpp"
+#include "tests/amr/AmrTestUtil.hpp"
 #include "tests/fv/FvTestUtil.hpp"
 
 using namespace fluxview;
@@ -40,12 +41,7 @@ void compare_backends(const std::string& scenario, const std::vector<std::string
   const amr::Hierarchy* hc = amr::hierarchy_of(*cpu);
   const amr::Hierarchy* hg = amr::hierarchy_of(*gpu);
   ASSERT_TRUE(hc && hg);
-  const auto bc = hc->local_blocks(), bg = hg->local_blocks();
-  ASSERT_EQ(bc.size(), bg.size()) << "the backends refined differently";
-  for (std::size_t b = 0; b < bc.size(); ++b) {
-    ASSERT_EQ(bc[b].level, bg[b].level) << "block " << b;
-    ASSERT_EQ(bc[b].idx, bg[b].idx) << "block " << b;
-  }
+  ASSERT_TRUE(amr::test::same_blocks(*hc, *hg)) << "the backends refined differently";
   EXPECT_EQ(cpu->step(), gpu->step());
   EXPECT_NEAR(gpu->time(), cpu->time(), tol * cpu->time());
   for (const auto& f : cpu->fields()) {
@@ -133,12 +129,7 @@ TEST(AmrCuda, RestartOnTheDeviceIsBitIdentical) {
     resumed->advance(13);
     const amr::Hierarchy *a = amr::hierarchy_of(*straight), *b = amr::hierarchy_of(*resumed);
     ASSERT_TRUE(a && b);
-    const auto ba = a->local_blocks(), bb = b->local_blocks();
-    ASSERT_EQ(ba.size(), bb.size());
-    for (std::size_t k = 0; k < ba.size(); ++k) {
-      EXPECT_EQ(ba[k].level, bb[k].level) << "block " << k;
-      EXPECT_EQ(ba[k].idx, bb[k].idx) << "block " << k;
-    }
+    ASSERT_TRUE(amr::test::same_blocks(*a, *b));
     for (const auto& f : straight->fields())
       EXPECT_EQ(a->block_values(f.name).bytes, b->block_values(f.name).bytes) << f.name;
     EXPECT_EQ(straight->time(), resumed->time());

@@ -1,6 +1,7 @@
 #pragma once
 // Helpers of the adaptive-mesh tests: a mesh on the host, cell centres, a field set from a
-// function of position, totals over the blocks, and the face-ghost cells of a block.
+// function of position, totals over the blocks, the face-ghost cells of a block, and
+// whether two solvers hold the same blocks.
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -9,6 +10,11 @@
 #include <memory>
 #include <vector>
 
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "sim/amr/AmrHierarchy.hpp"
 #include "sim/amr/AmrMesh.hpp"
 #include "sim/fv/FvPhysics.hpp"
 
@@ -109,6 +115,22 @@ inline State<double, 5> linear_state(const std::array<double, 3>& x) {
   return {{2 + 0.5 * x[0] - 0.3 * x[1] + 0.2 * x[2], 0.1 + 0.4 * x[0] + 0.2 * x[1] - 0.1 * x[2],
            -0.2 + 0.1 * x[0] - 0.3 * x[1] + 0.5 * x[2], 0.3 * x[0] - 0.2 * x[1] + 0.1 * x[2],
            10 + x[0] + 2 * x[1] - 1.5 * x[2]}};
+}
+
+// The same leaves in the same order (levels and block positions); otherwise the first
+// difference, for ASSERT_TRUE / EXPECT_TRUE.
+inline ::testing::AssertionResult same_blocks(const Hierarchy& a, const Hierarchy& b) {
+  const std::vector<BlockBox> x = a.local_blocks(), y = b.local_blocks();
+  if (x.size() != y.size())
+    return ::testing::AssertionFailure()
+           << x.size() << " blocks against " << y.size() << " (refined differently)";
+  for (std::size_t k = 0; k < x.size(); ++k)
+    if (x[k].level != y[k].level || x[k].idx != y[k].idx)
+      return ::testing::AssertionFailure()
+             << "block " << k << ": level " << x[k].level << " at (" << x[k].idx[0] << ", "
+             << x[k].idx[1] << ", " << x[k].idx[2] << ") against level " << y[k].level << " at ("
+             << y[k].idx[0] << ", " << y[k].idx[1] << ", " << y[k].idx[2] << ")";
+  return ::testing::AssertionSuccess();
 }
 
 }  // namespace fluxview::amr::test

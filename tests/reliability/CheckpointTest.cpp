@@ -23,6 +23,7 @@
 #include "sim/amr/AmrHierarchy.hpp"
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/SolverFamily.hpp"
+#include "tests/amr/AmrTestUtil.hpp"
 
 using namespace fluxview;
 namespace fs = std::filesystem;
@@ -87,12 +88,7 @@ void expect_bit_identical_restart(const std::string& scenario,
   if (const amr::Hierarchy* h = amr::hierarchy_of(*straight)) {
     const amr::Hierarchy* g = amr::hierarchy_of(*resumed);
     ASSERT_NE(g, nullptr);
-    const auto blocks = h->local_blocks(), again = g->local_blocks();
-    ASSERT_EQ(blocks.size(), again.size()) << scenario;
-    for (std::size_t b = 0; b < blocks.size(); ++b) {
-      EXPECT_EQ(blocks[b].level, again[b].level) << scenario << ": block " << b;
-      EXPECT_EQ(blocks[b].idx, again[b].idx) << scenario << ": block " << b;
-    }
+    ASSERT_TRUE(amr::test::same_blocks(*h, *g)) << scenario;
     for (const FieldInfo& f : straight->fields())
       EXPECT_EQ(h->block_values(f.name).bytes, g->block_values(f.name).bytes)
           << scenario << ": blocks of field " << f.name << " differ after restart";
