@@ -9,6 +9,7 @@
 
 #include "insitu/EveryRank.hpp"
 #include "insitu/checkpoint/Checkpoint.hpp"
+#include "sim/core/Parallel.hpp"
 
 namespace fluxview::app {
 
@@ -45,6 +46,9 @@ void CheckpointOutput::write(Solver& solver, RunMoment, const RunState&) {
   while (written_.size() > keep_) {
     std::error_code ec;
     std::filesystem::remove(checkpoint_piece_path(written_.front()), ec);
+    // The adaptive mesh's checkpoint is one file, the root's, under the serial name on any
+    // rank count (write_checkpoint).
+    if (parallel::size() > 1 && parallel::is_root()) std::filesystem::remove(written_.front(), ec);
     written_.erase(written_.begin());
   }
 }

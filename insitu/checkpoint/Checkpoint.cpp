@@ -96,13 +96,16 @@ void write_checkpoint(const std::filesystem::path& path, const Scenario& scenari
   c.global_n = solver.grid().n;
   CheckpointPiece piece;
   piece.version = kVersion;
-  piece.rank = parallel::rank();
-  piece.ranks = parallel::size();
+  // A state of the solver's own arrays (format 3) is one piece whose box is the grid; under
+  // MPI the solver gathered it to the root (Solver::save_state), which alone writes it,
+  // under the name of a serial checkpoint: the same file on any rank count.
+  const bool own_arrays = !c.state.on_grid;
+  const bool writes = !own_arrays || parallel::is_root();
+  piece.rank = own_arrays ? 0 : parallel::rank();
+  piece.ranks = own_arrays ? 1 : parallel::size();
   piece.offset = solver.grid().offset;
-  if (c.state.arrays.empty()) throw std::runtime_error("the solver's state holds no arrays");
-  // A state of the solver's own arrays is one piece whose box is the grid (format 3).
-  if (!c.state.on_grid && parallel::size() > 1)
-    throw std::logic_error("checkpoint: a state not on the grid is written on one rank only");
+  if (writes && c.state.arrays.empty())
+    throw std::runtime_error("the solver's state holds no arrays");
   piece.n = c.state.on_grid ? c.state.arrays[0].values.n : c.global_n;
   Crc32 crc = header_crc(c, piece);
   for (const auto& a : c.state.arrays) {
@@ -118,14 +121,17 @@ void write_checkpoint(const std::filesystem::path& path, const Scenario& scenari
   // Under MPI every rank writes its own piece (its box of the grid, same format): to a
   // temporary, synced, read back and checked; only when every rank's piece is, does any
   // replace an older file, so a failure on one rank leaves no partial set.
-  const std::filesystem::path target = checkpoint_piece_path(path);
+  const std::filesystem::path target = own_arrays ? path : checkpoint_piece_path(path);
   StagedFile staged(target);
   on_every_rank([&] {
+    if (!writes) return;
     staged.write(
         [&](const std::filesystem::path& tmp) { write_piece_file(tmp, target, c, piece); },
         [&](const std::filesystem::path& tmp) { verify_piece_file(tmp, target, c, piece); });
   });
-  on_every_rank([&] { staged.commit(); });
+  on_every_rank([&] {
+    if (writes) staged.commit();
+  });
 }
 
 Checkpoint open_checkpoint(const std::filesystem::path& path) {
@@ -230,14 +236,9 @@ SolverState read_checkpoint_state(const Checkpoint& c, const Solver& solver) {
     if (g.n != c.global_n)
       throw ConfigError("--restart " + c.pieces.at(0).file.string() + ": its grid is " +
                         dims_text(c.global_n) + " cells, this run's is " + dims_text(g.n));
-    if (!c.state.on_grid) {
-      if (parallel::size() > 1)
-        throw ConfigError("--restart " + c.pieces.at(0).file.string() +
-                          ": it holds the adaptive mesh's blocks, which restart on one MPI "
-                          "rank in this version, not on " +
-                          std::to_string(parallel::size()) + "; allowed: one process");
-      return read_own_arrays(c);
-    }
+    // The adaptive mesh's blocks: every rank reads them whole and keeps its share
+    // (Solver::load_state), on any rank count.
+    if (!c.state.on_grid) return read_own_arrays(c);
     // Every field of a solver covers the same box; its layout says how many cells.
     const std::array<int, 3> local = solver.view(solver.fields().at(0).name).layout.n;
     return read_checkpoint_box(c, g.offset, local);

@@ -1,7 +1,9 @@
 // Ancestors are built level by level from the deepest: a piece that is complete (a leaf,
 // or an ancestor all of whose children were found) adds the average of its cells into its
 // octant of its parent. An ancestor missing children (they are on another rank under
-// MPI) is dropped before it can feed its own parent.
+// MPI) is dropped before it can feed its own parent; the root builds those from the
+// complete pieces below them, which every rank sends it (add_split_ancestors), adding
+// children in the same order, so the files are the same on any rank count.
 #include "insitu/snapshot/AmrPieces.hpp"
 
 #include <algorithm>
@@ -16,6 +18,8 @@
 #include <tuple>
 #include <utility>
 #include <vector>
+
+#include "sim/core/Parallel.hpp"
 
 namespace fluxview {
 
@@ -153,6 +157,56 @@ std::vector<AmrPiece> amr_pieces(const std::vector<amr::BlockBox>& leaves,
   return out;
 }
 
+namespace {
+
+// Under MPI: the ancestors whose leaves lie on several ranks, added to the root's pieces.
+// Every rank sends the root its complete pieces whose parent it could not build (their
+// level, position and values); from those the root builds the missing ancestors as
+// amr_pieces builds any, and keeps only those. Collective.
+void add_split_ancestors(std::vector<AmrPiece>& pieces, const std::array<int, 3>& block,
+                         const std::vector<Precision>& precisions) {
+  if (parallel::size() == 1) return;
+  std::map<Key, bool> have;
+  for (const AmrPiece& p : pieces) have[key_of(p.level, p.idx)] = true;
+  std::vector<int> keys;
+  std::vector<const AmrPiece*> orphans;
+  for (const AmrPiece& p : pieces) {
+    if (p.level == 0) continue;
+    std::array<int, 3> up{};
+    for (int a = 0; a < 3; ++a)
+      up[std::size_t(a)] = block[std::size_t(a)] > 1 ? p.idx[std::size_t(a)] / 2 : 0;
+    if (have.count(key_of(p.level - 1, up))) continue;
+    keys.insert(keys.end(), {p.level, p.idx[0], p.idx[1], p.idx[2]});
+    orphans.push_back(&p);
+  }
+  const std::vector<unsigned char> all_keys = parallel::gather_to_root(keys.data(), keys.size(), 4);
+  const std::size_t cells = std::size_t(block[0]) * std::size_t(block[1]) * std::size_t(block[2]);
+  std::vector<HostArray> values(precisions.size());
+  for (std::size_t f = 0; f < values.size(); ++f) {
+    std::vector<unsigned char> mine;
+    for (const AmrPiece* p : orphans)
+      mine.insert(mine.end(), p->values[f].bytes.begin(), p->values[f].bytes.end());
+    const int size = precisions[f] == Precision::f64 ? 8 : 4;
+    values[f].precision = precisions[f];
+    values[f].bytes = parallel::gather_to_root(mine.data(), mine.size() / std::size_t(size), size);
+  }
+  if (!parallel::is_root()) return;
+  std::vector<int> k(all_keys.size() / sizeof(int));
+  if (!k.empty()) std::memcpy(k.data(), all_keys.data(), all_keys.size());
+  std::vector<amr::BlockBox> boxes;
+  for (std::size_t i = 0; i + 3 < k.size(); i += 4)
+    boxes.push_back({k[i], {k[i + 1], k[i + 2], k[i + 3]}});
+  if (boxes.empty()) return;
+  for (HostArray& v : values) v.n = {int(cells), int(boxes.size()), 1};
+  for (AmrPiece& p : amr_pieces(boxes, values, block))
+    if (!p.leaf) pieces.push_back(std::move(p));
+  std::sort(pieces.begin(), pieces.end(), [](const AmrPiece& a, const AmrPiece& b) {
+    return key_of(a.level, a.idx) < key_of(b.level, b.idx);
+  });
+}
+
+}  // namespace
+
 AmrVtkGeometry amr_vtk_geometry(const amr::Hierarchy& h) {
   AmrVtkGeometry g;
   g.block = h.block_cells();
@@ -167,6 +221,9 @@ std::vector<AmrPiece> amr_vtk_pieces(const amr::Hierarchy& h, const std::vector<
   std::vector<HostArray> leaf_values;
   for (const std::string& name : names) leaf_values.push_back(h.block_values(name));
   std::vector<AmrPiece> pieces = amr_pieces(h.local_blocks(), leaf_values, g.block);
+  std::vector<Precision> precisions;
+  for (const HostArray& v : leaf_values) precisions.push_back(v.precision);
+  add_split_ancestors(pieces, g.block, precisions);
   if (g.strip_axis >= 0)
     for (AmrPiece& p : pieces)
       for (HostArray& v : p.values) v = across_strip(v, g.block, g.strip_axis, 1 << p.level);

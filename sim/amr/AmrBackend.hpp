@@ -95,6 +95,9 @@ class AmrBackend : public Backend {
   // The interiors of slots [0, blocks), field `what`, one block after another (x fastest).
   virtual void pack(const PoolView<T>& u, int blocks, const fv::Physics<T>& ph, int what,
                     T* out) = 0;
+  // Whole blocks of the listed slots (`slots` and `out` where the backend computes), for
+  // another rank: variable after variable, each listed block's `u.stride` elements.
+  virtual void gather_blocks(const PoolView<T>& u, const int* slots, int count, T* out) = 0;
   // What computes a stage, for run.json.
   virtual std::string kernel() const = 0;
 };

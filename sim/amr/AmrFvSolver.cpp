@@ -6,9 +6,11 @@
 // fv.amr.regrid_every steps the blocks are estimated, the forest adapted and the state
 // remapped (AmrMesh::regrid). A step moves the CFL rate (8 bytes) from the device, a regrid
 // one number per block (the indicator) and the task lists the other way.
-// About 600 lines in one file on purpose: the step, the regrid, the diagnostics and the
-// views all work on the same block pools and task lists of one class; the ghost exchange
-// between ranks, when it comes, is the part to move out.
+// Under MPI each rank advances its share of the leaves (p4est's partition along the
+// space-filling curve); ghost blocks come from their owners (BlockExchange.hpp), the time
+// step is the minimum over all ranks, and checkpoints and views gather the blocks (below).
+// About 700 lines in one file on purpose: the step, the regrid, the diagnostics and the
+// views all work on the same block pools and task lists of one class.
 #include "sim/amr/AmrFvSolver.hpp"
 
 #include <unistd.h>
@@ -91,14 +93,6 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     params_ = p;
     fv_ = fv::parse_config(p);
     cfg_ = read_amr_config(p);
-    // The forest partitions across ranks, but the blocks' ghost cells are not yet exchanged
-    // between ranks (a rank's faces to another's blocks would read stale cells): refuse
-    // rather than compute wrongly.
-    if (parallel::size() > 1)
-      throw ConfigError(
-          "fv.mesh = amr runs on one MPI rank in this version (ghost blocks are "
-          "not yet exchanged between ranks), not on " +
-          std::to_string(parallel::size()) + "; run it without mpirun, or with fv.mesh = uniform");
     // The blocks advance with the second-order stage (PLM or constant, TVD RK2); the
     // higher-order schemes of the uniform grid are not yet written for blocks.
     if (fv::stage_path(fv_) != fv::StagePath::plm_faces || fv_.time != fv::TimeStepper::rk2)
@@ -186,18 +180,29 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   }
 
   // Every field is resampled onto the uniform grid of the view level (grid()): each cell
-  // from the block cell containing its centre, computed on the solver's backend.
+  // from the block cell containing its centre, computed on the solver's backend. Under MPI
+  // every rank resamples its blocks onto a zeroed grid and the grids are summed (each cell
+  // lies in exactly one rank's block, so the sum is that cell's value, exactly): every rank
+  // holds the whole view, as grid() says (its offset 0). Collective then.
   FieldView view(const std::string& name) const override {
     const int what = field_code(name);
     const std::size_t slot = what == kDensity ? 0 : std::size_t(what) + 1;
     prepare_resample();
     Field<T>& out = derived_[slot];
-    if (out.layout().n != grid_.n || out.where() != where_) out = Field<T>(grid_.n, 0, where_);
+    if (out.layout().n != grid_.n || out.where() != where_ || parallel::size() > 1)
+      out = Field<T>(grid_.n, 0, where_);
     const ResampleTask* tasks = where_ == Location::device
                                     ? static_cast<const ResampleTask*>(resample_dev_.data())
                                     : resample_tasks_.data();
     mesh_->backend().resample(mesh_->state().view(), tasks, int(resample_tasks_.size()),
                               out.layout(), ph_, what, out.data());
+    if (parallel::size() > 1) {
+      const std::size_t count = std::size_t(out.layout().bytes()) / sizeof(T);
+      std::vector<T> host(count);
+      copy_bytes(host.data(), Location::host, out.data(), where_, count * sizeof(T));
+      parallel::allreduce_sum(host.data(), count);
+      copy_bytes(out.data(), where_, host.data(), Location::host, count * sizeof(T));
+    }
     const char* unit =
         slot == 0 ? "kg/m^3" : kDerived[slot - 1].unit;  // kDerived is in Derived order
     return out.view(name, unit, Centering::cell);
@@ -287,8 +292,10 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   // The stage state of a cell update: reads U and U1 and writes U1 then U, as the uniform
   // solver's model (5 nv reals per cell per step); ghost filling and refluxing not counted.
   double bytes_per_cell_update() const override { return 5.0 * nv_ * sizeof(T); }
-  // The blocks' cells (this rank's: the adaptive mesh runs on one rank, see reset()).
-  double cells_per_step() const override { return double(mesh_->blocks()) * cells_per_block(); }
+  // The blocks' cells on every rank (the forest knows the count; no message).
+  double cells_per_step() const override {
+    return double(mesh_->forest().global_count()) * cells_per_block();
+  }
 
   // ---- Checkpoints ----
   // The state is the solver's own (SolverState::on_grid false): the forest's leaves (level
@@ -296,8 +303,10 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   // variable's block interiors, block after block in curve order, x fastest within a block;
   // in `extra` what the next step also reads: the CFL rate the last stage reduced (bit for
   // bit, in hexadecimal: after a step without a regrid it comes from the stage, which a
-  // restart cannot redo) and the counters of the diagnostics. One rank (reset() refuses
-  // more), so the leaves are this rank's.
+  // restart cannot redo) and the counters of the diagnostics. Under MPI the ranks' leaves
+  // and blocks are gathered to the root, in rank order, which is curve order: the state is
+  // the same on any rank count, and the root alone holds it (the other ranks' arrays are
+  // empty; write_checkpoint writes the root's).
   std::string checkpoint_refusal() const override { return ""; }
 
   SolverState save_state() const override {
@@ -342,6 +351,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
               *out++ = slots[std::size_t(b) * std::size_t(l.size) + std::size_t(l.index(i, j, k))];
       st.arrays.push_back({kConservedNames[m], std::move(a)});
     }
+    if (parallel::size() > 1) gather_to_root(st);
     std::ostringstream extra;
     extra << std::hexfloat << kRateKey << rate_ << "\n"
           << kCellUpdatesKey << cell_updates_ << "\n"
@@ -386,11 +396,12 @@ class AmrFvSolver final : public Solver, public Hierarchy {
             std::to_string(a.values.n[0]) + " cells, this run " + std::to_string(blocks) +
             " blocks of " + std::to_string(per) + " (is fv.amr.block the same?)");
     }
-    if (blocks > max_blocks_)
+    if (blocks > max_blocks_ * parallel::size())
       throw std::runtime_error(what + "its " + std::to_string(blocks) +
-                               " blocks are more than the " + std::to_string(max_blocks_) +
-                               " that fit in " + (where_ == Location::device ? "device" : "host") +
-                               " memory");
+                               " blocks are more than the " +
+                               std::to_string(max_blocks_ * parallel::size()) + " that fit in " +
+                               (where_ == Location::device ? "device" : "host") + " memory" +
+                               (parallel::size() > 1 ? " of every rank" : ""));
     const MeshShape shape = mesh_->shape();
     mesh_.reset();  // the initial mesh goes before the checkpoint's comes (peak memory)
     try {
@@ -398,11 +409,15 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     } catch (const std::runtime_error& e) {
       throw std::runtime_error(what + e.what());
     }
+    // This rank's share of the leaves (every rank read the whole state).
+    const std::int64_t first = mesh_->forest().offsets()[std::size_t(mesh_->forest().rank())];
+    const int mine = mesh_->blocks();
     BlockPool<T>& pool = mesh_->state();
-    std::vector<T> slots(std::size_t(blocks) * std::size_t(l.size), T(0));
+    std::vector<T> slots(std::size_t(mine) * std::size_t(l.size), T(0));
     for (int m = 0; m < nv_; ++m) {
-      const T* in = reinterpret_cast<const T*>(st.arrays[std::size_t(m) + 1].values.bytes.data());
-      for (int b = 0; b < blocks; ++b)
+      const T* in = reinterpret_cast<const T*>(st.arrays[std::size_t(m) + 1].values.bytes.data()) +
+                    first * per;
+      for (int b = 0; b < mine; ++b)
         for (int k = 0; k < l.n[2]; ++k)
           for (int j = 0; j < l.n[1]; ++j)
             for (int i = 0; i < l.n[0]; ++i)
@@ -426,6 +441,19 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     if (!(rate_ >= 0)) throw std::runtime_error(what + "its extra state has no CFL rate");
     copy_bytes(scalar(0), where_, &corrected_cells, Location::host, sizeof corrected_cells);
     finish_rate();
+  }
+
+  // Every array of `st` (this rank's blocks) replaced by all ranks' on the root, in rank
+  // order; empty on the other ranks.
+  void gather_to_root(SolverState& st) const {
+    const auto total = int(mesh_->forest().global_count());
+    for (StateArray& a : st.arrays) {
+      HostArray& h = a.values;
+      std::vector<unsigned char> all =
+          parallel::gather_to_root(h.bytes.data(), std::size_t(h.count()), int(sizeof(T)));
+      h.bytes = std::move(all);
+      h.n[1] = parallel::is_root() ? total : 0;
+    }
   }
 
   std::vector<std::pair<std::string, std::string>> run_facts() const override {
@@ -648,13 +676,44 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   void regrid() {
     mesh_->fill_ghosts(mesh_->state().view());
     const std::vector<double> e = mesh_->indicators(cfg_.filter);
-    const std::int64_t room = max_blocks_ - mesh_->blocks();
-    const auto flags = refine_flags(mesh_->forest().leaves(), e, criteria_, mesh_->shape().trees,
-                                    mesh_->shape().active, std::max<std::int64_t>(room, 0));
+    std::vector<std::int8_t> flags =
+        refine_flags(mesh_->forest().leaves(), e, criteria_, mesh_->shape().trees,
+                     mesh_->shape().active, std::numeric_limits<std::int64_t>::max() / 2);
+    limit_refinement(flags, e);
     if (mesh_->regrid(flags, true)) {
       ++regrids_;
       resample_level_ = -1;
     }
+  }
+
+  // Where refinement would need more blocks than the memory of all ranks holds (max_blocks_
+  // each), only the blocks with the largest indicators refine, ties in curve order: the
+  // choice refine_flags makes on one rank, made over every rank's blocks at once, so that
+  // it does not depend on the rank count.
+  void limit_refinement(std::vector<std::int8_t>& flags, const std::vector<double>& indicator) {
+    const std::int64_t per = (std::int64_t(1) << dims()) - 1;
+    const std::int64_t room =
+        parallel::allreduce_sum(std::max<std::int64_t>(max_blocks_ - mesh_->blocks(), 0));
+    std::vector<double> wanting;
+    for (std::size_t i = 0; i < flags.size(); ++i)
+      if (flags[i] > 0) wanting.push_back(indicator[i]);
+    const std::int64_t allowed = room / per;
+    if (parallel::allreduce_sum(std::int64_t(wanting.size())) <= allowed) return;
+    const std::vector<double> all = parallel::allgather_varying(wanting);
+    const std::vector<int> counts = parallel::allgather(std::vector<int>{int(wanting.size())});
+    std::size_t first = 0;  // this rank's first entry in `all` (rank order is curve order)
+    for (int r = 0; r < parallel::rank(); ++r) first += std::size_t(counts[std::size_t(r)]);
+    std::vector<std::size_t> order(all.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return all[a] > all[b]; });
+    std::vector<char> keep(all.size(), 0);
+    for (std::size_t i = 0; i < std::size_t(std::max<std::int64_t>(allowed, 0)) && i < order.size();
+         ++i)
+      keep[order[i]] = 1;
+    std::size_t w = first;
+    for (auto& f : flags)
+      if (f > 0 && !keep[w++]) f = 0;
   }
 
   void update_rate() {

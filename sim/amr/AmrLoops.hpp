@@ -181,6 +181,17 @@ void pack_on(const Space& space, const PoolView<T>& u, int blocks, const fv::Phy
   exec::for_each_cell(space, all_blocks(u.layout, blocks), body);
 }
 
+template <class Space, class T>
+void gather_blocks_on(const Space& space, const PoolView<T>& u, const int* slots, int count,
+                      T* out) {
+  GatherBlocksBody<T> body;
+  body.u = u;
+  body.slots = slots;
+  body.count = count;
+  body.out = out;
+  exec::for_each_cell(space, exec::Box{{0, 0, 0}, {int(u.stride), count, u.nv}}, body);
+}
+
 // What a stage keeps from call to call: on the host, fv's host backend for each OpenMP
 // thread (each with its own scratch fields); nothing on the device.
 template <class T>
@@ -230,6 +241,9 @@ class AmrBackendOn final : public AmrBackend<T> {
   }
   void pack(const PoolView<T>& u, int blocks, const fv::Physics<T>& ph, int what, T* out) override {
     pack_on(Space{}, u, blocks, ph, what, out);
+  }
+  void gather_blocks(const PoolView<T>& u, const int* slots, int count, T* out) override {
+    gather_blocks_on(Space{}, u, slots, count, out);
   }
   std::string kernel() const override {
     if constexpr (std::is_same_v<Space, exec::Host>)

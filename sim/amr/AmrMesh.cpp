@@ -110,6 +110,7 @@ void AmrMesh<T>::layout_for_leaves() {
   }
   plan_ = build_plan(shape_, leaves, ghost_keys);
   upload_plan();
+  exchange_.plan(forest_, where_);
 }
 
 template <class T>
@@ -134,14 +135,19 @@ const RefluxTask* AmrMesh<T>::reflux_on_backend() const {
 
 template <class T>
 void AmrMesh<T>::fill_ghosts(const PoolView<T>& u) {
+  // Every rank refreshes as often as the others (groups() is max_level + 1 everywhere),
+  // whether or not its own groups have tasks.
+  exchange_.refresh(u, *backend_);
   for (int g = 0; g < plan_.groups(); ++g) {
     const int begin = plan_.group_begin[std::size_t(g)],
               end = plan_.group_begin[std::size_t(g) + 1];
-    if (begin == end) continue;
-    const GhostTask* tasks = where_ == Location::device
-                                 ? static_cast<const GhostTask*>(ghost_tasks_dev_.data())
-                                 : plan_.ghost_tasks.data();
-    backend_->fill_ghosts(u, tasks, begin, end, params_, ph_);
+    if (begin != end) {
+      const GhostTask* tasks = where_ == Location::device
+                                   ? static_cast<const GhostTask*>(ghost_tasks_dev_.data())
+                                   : plan_.ghost_tasks.data();
+      backend_->fill_ghosts(u, tasks, begin, end, params_, ph_);
+    }
+    if (forest_.ranks() > 1) exchange_.refresh(u, *backend_);
   }
 }
 
@@ -177,7 +183,16 @@ bool AmrMesh<T>::regrid(const std::vector<std::int8_t>& flags, bool ghosts_curre
     backend_->remap(state_.view(), scratch_.view(), tasks.data(), int(tasks.size()), params_, ph_);
   }
   state_.swap(scratch_);
+  const std::vector<std::int64_t> before = forest_.offsets();
   forest_.partition();
+  const int slots = int(forest_.leaves().size() + forest_.ghosts().size());
+  if (forest_.offsets() != before || state_.capacity() < slots) {
+    // Blocks change owner, or the ghost blocks need more room than the pool has (growing
+    // it would lose its contents): into the scratch pool at their new slots, swapped in.
+    ensure_capacity(scratch_, slots);
+    move_partitioned_blocks(state_, scratch_, before, forest_.offsets());
+    state_.swap(scratch_);
+  }
   layout_for_leaves();
   return true;
 }

@@ -3,9 +3,11 @@
 // scratch register in pools on the solver's backend, the neighbour lists (host and device
 // copies), and the operations between steps: fill ghosts, estimate, regrid.
 //
-// Slots of both pools are the forest's local leaves in curve order. Regrid writes the new
+// Slots of both pools are the forest's local leaves in curve order, then the ghost blocks
+// (other ranks' leaves across a face of ours, BlockExchange.hpp). Regrid writes the new
 // blocks from the state into the scratch pool and swaps the two, so the pool stays dense
-// (compacted) and in curve order, and the memory never exceeds two pools.
+// (compacted) and in curve order, and the memory never exceeds two pools; under MPI the
+// blocks that the repartition gives to another rank then move there the same way.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "sim/amr/AmrBackend.hpp"
+#include "sim/amr/BlockExchange.hpp"
 #include "sim/amr/BlockPool.hpp"
 #include "sim/amr/Forest.hpp"
 #include "sim/amr/MeshTasks.hpp"
@@ -55,6 +58,9 @@ class AmrMesh {
   AmrBackend<T>& backend() { return *backend_; }
 
   // Fills the face ghosts of every local block of `u` (the state or the scratch pool).
+  // Under MPI the ghost blocks are refreshed from their owners before the first group of
+  // tasks and after each (a prolongation reads its coarse block's ghosts, filled by an
+  // earlier group on the coarse block's rank; refluxing reads a fine ghost block's ghosts).
   void fill_ghosts(const PoolView<T>& u);
   // Loehner's estimate per local block on the state (ghosts must be filled); host copy.
   std::vector<double> indicators(double eps);
@@ -77,6 +83,7 @@ class AmrMesh {
   FillParams params_;
   std::unique_ptr<AmrBackend<T>> backend_;
   Forest forest_;
+  BlockExchange<T> exchange_;
   FieldLayout layout_;
   BlockPool<T> state_, scratch_;
   MeshPlan plan_;

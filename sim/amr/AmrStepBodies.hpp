@@ -163,4 +163,19 @@ struct PackBody {
   }
 };
 
+// Whole blocks (every variable, ghost layers and padding included) of the listed slots into
+// a message for another rank, variable after variable: element e of variable m of the
+// b-th listed block at out[(m * count + b) * stride + e]. The box is (e, b, m).
+template <class T>
+struct GatherBlocksBody {
+  PoolView<T> u;
+  const int* slots = nullptr;
+  int count = 0;
+  T* out = nullptr;
+
+  FLUXVIEW_HD void operator()(int e, int b, int m) const {
+    out[(std::int64_t(m) * count + b) * u.stride + e] = u.f[m][slots[b] * u.stride + e];
+  }
+};
+
 }  // namespace fluxview::amr

@@ -195,6 +195,42 @@ std::vector<int> allgather(const std::vector<int>& mine) {
   return mine;
 }
 
+template <class T>
+void allreduce_sum_array(T* v, std::size_t n) {
+#ifdef FLUXVIEW_HAVE_MPI
+  if (g_mpi) {
+    constexpr std::size_t kChunk = std::size_t(1) << 28;
+    const MPI_Datatype type = sizeof(T) == 8 ? MPI_DOUBLE : MPI_FLOAT;
+    for (std::size_t o = 0; o < n; o += kChunk)
+      MPI_Allreduce(MPI_IN_PLACE, v + o, int(std::min(kChunk, n - o)), type, MPI_SUM,
+                    MPI_COMM_WORLD);
+  }
+#endif
+  (void)v;
+  (void)n;
+}
+void allreduce_sum(float* v, std::size_t n) {
+  allreduce_sum_array(v, n);
+}
+void allreduce_sum(double* v, std::size_t n) {
+  allreduce_sum_array(v, n);
+}
+
+std::vector<double> allgather_varying(const std::vector<double>& mine) {
+#ifdef FLUXVIEW_HAVE_MPI
+  if (g_mpi) {
+    const std::vector<int> counts = allgather(std::vector<int>{int(mine.size())});
+    std::vector<int> displs(counts.size(), 0);
+    for (std::size_t r = 1; r < counts.size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
+    std::vector<double> all(std::size_t(displs.back() + counts.back()));
+    MPI_Allgatherv(mine.data(), int(mine.size()), MPI_DOUBLE, all.data(), counts.data(),
+                   displs.data(), MPI_DOUBLE, MPI_COMM_WORLD);
+    return all;
+  }
+#endif
+  return mine;
+}
+
 std::int64_t broadcast(std::int64_t v) {
 #ifdef FLUXVIEW_HAVE_MPI
   if (g_mpi) MPI_Bcast(&v, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);

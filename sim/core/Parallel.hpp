@@ -61,6 +61,11 @@ double allreduce_sum(double v);
 std::int64_t allreduce_sum(std::int64_t v);
 // Every rank's `mine` (the same count on each), concatenated in rank order.
 std::vector<int> allgather(const std::vector<int>& mine);
+// Element by element, in place: the sum over the ranks of `n` values.
+void allreduce_sum(float* v, std::size_t n);
+void allreduce_sum(double* v, std::size_t n);
+// Every rank's `mine` (any count each), concatenated in rank order, on every rank.
+std::vector<double> allgather_varying(const std::vector<double>& mine);
 // The root's value on every rank.
 std::int64_t broadcast(std::int64_t v);
 void barrier();

@@ -37,8 +37,9 @@ struct SolverState {
   std::string extra;
   // true: every array is this rank's box of the grid (a checkpoint's pieces tile the grid
   // and restart on any rank count). false: the arrays are the solver's own, each of its
-  // own size (the adaptive mesh's leaves and blocks); such a state is written and read
-  // whole, as one piece, on one rank.
+  // own size (the adaptive mesh's leaves and blocks); such a state is written whole, as
+  // one piece, by the root (under MPI the solver gathers it there: the other ranks' arrays
+  // are empty), and every rank reads it whole on restart and keeps its share.
   bool on_grid = true;
 };
 

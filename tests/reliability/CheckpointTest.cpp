@@ -148,7 +148,7 @@ TEST(Checkpoint, AdaptiveMeshRestartsThroughTheFileAreBitIdentical) {
   EXPECT_EQ(c.state.arrays.at(1).values.n, (std::array<int, 3>{512, int(blocks.size()), 1}));
   EXPECT_GT(blocks.size(), 8u) << "the blast refined nothing";
   EXPECT_GE(diagnostic(*solver, "regrids"), 2) << "the mesh did not change before the checkpoint";
-  // A box of its grid cannot be read from it: it restarts whole, on one rank.
+  // A box of its grid cannot be read from it: every rank reads it whole and keeps its share.
   try {
     read_checkpoint_box(c, {0, 0, 0}, {4, 4, 4});
     ADD_FAILURE() << "a box of an adaptive-mesh checkpoint was read";

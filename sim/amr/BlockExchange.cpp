@@ -1,0 +1,205 @@
+// Blocks between MPI ranks: ghost refresh and repartition moves (BlockExchange.hpp).
+#include "sim/amr/BlockExchange.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fluxview::amr {
+
+namespace {
+
+// Message tags of this file's point-to-point messages (nothing else is in flight then).
+constexpr int kTagGhostBlocks = 7101;
+constexpr int kTagMovedBlocks = 7102;
+
+// One variable of one block (the pool's stride of elements) as an MPI type, so that a
+// message's count is blocks times variables and fits MPI's int however large it is.
+class BlockType {
+ public:
+  explicit BlockType(std::size_t bytes) {
+    if (bytes > std::size_t(1) << 30)
+      throw std::runtime_error("AMR block exchange: a block of " + std::to_string(bytes) +
+                               " bytes");
+    MPI_Type_contiguous(int(bytes), MPI_BYTE, &type_);
+    MPI_Type_commit(&type_);
+  }
+  ~BlockType() { MPI_Type_free(&type_); }
+  BlockType(const BlockType&) = delete;
+  BlockType& operator=(const BlockType&) = delete;
+  MPI_Datatype get() const { return type_; }
+
+ private:
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+void wait_all(std::vector<MPI_Request>& requests, const char* what) {
+  if (requests.empty()) return;
+  if (MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+    throw std::runtime_error(std::string("AMR block exchange: MPI failed while ") + what);
+  requests.clear();
+}
+
+}  // namespace
+
+template <class T>
+void BlockExchange<T>::plan(const Forest& forest, Location where) {
+  where_ = where;
+  local_ = int(forest.leaves().size());
+  sends_.clear();
+  recvs_.clear();
+  mirror_slots_.clear();
+  for (const Forest::Mirror& m : forest.mirrors()) {
+    Peer p;
+    p.rank = m.rank;
+    p.first = int(mirror_slots_.size());
+    p.count = int(m.leaves.size());
+    mirror_slots_.insert(mirror_slots_.end(), m.leaves.begin(), m.leaves.end());
+    sends_.push_back(p);
+  }
+  const auto& ghosts = forest.ghosts();
+  for (std::size_t g = 0; g < ghosts.size();) {
+    Peer p;
+    p.rank = ghosts[g].owner;
+    p.first = int(g);
+    while (g < ghosts.size() && ghosts[g].owner == p.rank) ++g;
+    p.count = int(g) - p.first;
+    recvs_.push_back(p);
+  }
+  if (where_ == Location::device && !mirror_slots_.empty()) {
+    const std::size_t bytes = mirror_slots_.size() * sizeof(int);
+    if (slots_dev_.bytes() < bytes) slots_dev_ = Buffer(where_, bytes);
+    copy_bytes(slots_dev_.data(), where_, mirror_slots_.data(), Location::host, bytes);
+  }
+}
+
+template <class T>
+void BlockExchange<T>::refresh(const PoolView<T>& u, AmrBackend<T>& backend) {
+  if (!active()) return;
+  const std::size_t per = std::size_t(u.stride);  // elements of one variable of one block
+  const std::size_t nv = std::size_t(u.nv);
+  std::size_t at = 0;
+  for (Peer& p : sends_) {
+    p.offset = at;
+    at += std::size_t(p.count) * nv * per;
+  }
+  send_host_.resize(at);
+  if (where_ == Location::device) {
+    if (send_dev_.bytes() < at * sizeof(T)) send_dev_ = Buffer(where_, at * sizeof(T) * 5 / 4);
+    T* dev = static_cast<T*>(send_dev_.data());
+    const int* slots = static_cast<const int*>(slots_dev_.data());
+    for (const Peer& p : sends_) backend.gather_blocks(u, slots + p.first, p.count, dev + p.offset);
+    copy_bytes(send_host_.data(), Location::host, dev, where_, at * sizeof(T));
+  } else {
+    for (const Peer& p : sends_)
+      backend.gather_blocks(u, mirror_slots_.data() + p.first, p.count,
+                            send_host_.data() + p.offset);
+  }
+  at = 0;
+  for (Peer& p : recvs_) {
+    p.offset = at;
+    at += std::size_t(p.count) * nv * per;
+  }
+  recv_host_.resize(at);
+
+  const BlockType block(per * sizeof(T));
+  std::vector<MPI_Request> requests;
+  for (const Peer& p : recvs_) {
+    requests.emplace_back();
+    MPI_Irecv(recv_host_.data() + p.offset, p.count * int(nv), block.get(), p.rank, kTagGhostBlocks,
+              MPI_COMM_WORLD, &requests.back());
+  }
+  for (const Peer& p : sends_) {
+    requests.emplace_back();
+    MPI_Isend(send_host_.data() + p.offset, p.count * int(nv), block.get(), p.rank, kTagGhostBlocks,
+              MPI_COMM_WORLD, &requests.back());
+  }
+  wait_all(requests, "refreshing ghost blocks");
+  // A sender's blocks are consecutive ghost slots: one copy per variable.
+  for (const Peer& p : recvs_)
+    for (std::size_t m = 0; m < nv; ++m)
+      copy_bytes(u.f[m] + std::int64_t(local_ + p.first) * u.stride, where_,
+                 recv_host_.data() + p.offset + m * std::size_t(p.count) * per, Location::host,
+                 std::size_t(p.count) * per * sizeof(T));
+}
+
+template <class T>
+void move_partitioned_blocks(BlockPool<T>& from, BlockPool<T>& to,
+                             const std::vector<std::int64_t>& before,
+                             const std::vector<std::int64_t>& after) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int ranks = int(before.size()) - 1;
+  if (ranks < 1 || after.size() != before.size())
+    throw std::logic_error("AMR block move: offsets of different rank counts");
+  const std::size_t per = std::size_t(from.layout().size);
+  const int nv = from.nv();
+  const Location where = from.where();
+  const std::int64_t old_lo = before[std::size_t(rank)], old_hi = before[std::size_t(rank) + 1];
+  const std::int64_t new_lo = after[std::size_t(rank)], new_hi = after[std::size_t(rank) + 1];
+  if (new_hi - new_lo > to.capacity())
+    throw std::logic_error("AMR block move: the receiving pool has no room");
+  // A range of global leaf indices that moves between two ranks, as slots of each.
+  struct Move {
+    int rank = 0;
+    int slot = 0;   // in `from` (sends) or `to` (receives)
+    int count = 0;  // blocks
+    std::vector<T> host;
+  };
+  std::vector<Move> sends, recvs;
+  for (int r = 0; r < ranks; ++r) {
+    const std::int64_t s_lo = std::max(old_lo, after[std::size_t(r)]),
+                       s_hi = std::min(old_hi, after[std::size_t(r) + 1]);
+    const std::int64_t r_lo = std::max(new_lo, before[std::size_t(r)]),
+                       r_hi = std::min(new_hi, before[std::size_t(r) + 1]);
+    if (r == rank) {
+      // What stays here: from its old slot to its new one, variable by variable.
+      if (s_hi > s_lo)
+        for (int m = 0; m < nv; ++m)
+          copy_bytes(to.block(m, int(s_lo - new_lo)), where, from.block(m, int(s_lo - old_lo)),
+                     where, std::size_t(s_hi - s_lo) * per * sizeof(T));
+      continue;
+    }
+    if (s_hi > s_lo) sends.push_back({r, int(s_lo - old_lo), int(s_hi - s_lo), {}});
+    if (r_hi > r_lo) recvs.push_back({r, int(r_lo - new_lo), int(r_hi - r_lo), {}});
+  }
+  const BlockType block(per * sizeof(T));
+  std::vector<MPI_Request> requests;
+  for (Move& m : recvs) {
+    m.host.resize(std::size_t(m.count) * std::size_t(nv) * per);
+    requests.emplace_back();
+    MPI_Irecv(m.host.data(), m.count * nv, block.get(), m.rank, kTagMovedBlocks, MPI_COMM_WORLD,
+              &requests.back());
+  }
+  for (Move& m : sends) {
+    m.host.resize(std::size_t(m.count) * std::size_t(nv) * per);
+    for (int v = 0; v < nv; ++v)
+      copy_bytes(m.host.data() + std::size_t(v) * std::size_t(m.count) * per, Location::host,
+                 from.block(v, m.slot), where, std::size_t(m.count) * per * sizeof(T));
+    requests.emplace_back();
+    MPI_Isend(m.host.data(), m.count * nv, block.get(), m.rank, kTagMovedBlocks, MPI_COMM_WORLD,
+              &requests.back());
+  }
+  wait_all(requests, "moving blocks to their new ranks");
+  for (const Move& m : recvs)
+    for (int v = 0; v < nv; ++v)
+      copy_bytes(to.block(v, m.slot), where,
+                 m.host.data() + std::size_t(v) * std::size_t(m.count) * per, Location::host,
+                 std::size_t(m.count) * per * sizeof(T));
+}
+
+template class BlockExchange<float>;
+template class BlockExchange<double>;
+template void move_partitioned_blocks(BlockPool<float>&, BlockPool<float>&,
+                                      const std::vector<std::int64_t>&,
+                                      const std::vector<std::int64_t>&);
+template void move_partitioned_blocks(BlockPool<double>&, BlockPool<double>&,
+                                      const std::vector<std::int64_t>&,
+                                      const std::vector<std::int64_t>&);
+
+}  // namespace fluxview::amr
