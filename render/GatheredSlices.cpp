@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 
@@ -50,7 +51,24 @@ GatheredSlices gather_slices(const Solver& s, const ViewSettings& vs) {
     g.min = parallel::allreduce_min(st.min);
     g.max = parallel::allreduce_max(st.max);
   }
+  // Block outlines of the adaptive mesh: every rank's blocks, listed on rank 0.
+  const amr::Hierarchy* h = amr::hierarchy_of(s);
+  std::vector<unsigned char> block_bytes;
+  if (h && vs.block_outlines && vs.mode == ViewMode::slice2d) {
+    std::vector<int> blocks;
+    for (const amr::BlockBox& b : h->local_blocks())
+      blocks.insert(blocks.end(), {b.level, b.idx[0], b.idx[1], b.idx[2]});
+    block_bytes = parallel::gather_to_root(blocks.data(), blocks.size(), int(sizeof(int)));
+  }
   if (!parallel::is_root()) return g;
+  if (!block_bytes.empty()) {
+    std::vector<int> k(block_bytes.size() / sizeof(int));
+    std::memcpy(k.data(), block_bytes.data(), block_bytes.size());
+    std::vector<amr::BlockBox> all_blocks;
+    for (std::size_t i = 0; i + 3 < k.size(); i += 4)
+      all_blocks.push_back({k[i], {k[i + 1], k[i + 2], k[i + 3]}});
+    g.outlines = view_block_outlines(*h, g.grid, vs, all_blocks);
+  }
 
   for (int a = 0; a < 3; ++a)
     if (g.plan.shown[a]) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "render/BlockOutlines.hpp"
 #include "render/ViewSettings.hpp"
 #include "sim/core/Grid.hpp"
 #include "sim/core/Solver.hpp"
@@ -26,6 +27,9 @@ struct GatheredSlices {
   // The whole field's min and max (where the view's range is automatic): the same
   // numbers a serial run's field_stats gives, reduced over the ranks.
   double min = 0, max = 0;
+  // On the adaptive mesh with vs.block_outlines: the outlines of every rank's blocks the
+  // slice cuts (on rank 0).
+  std::vector<BlockOutline> outlines;
 };
 
 // Collective: every rank calls it with the same settings, the solver at the same step.

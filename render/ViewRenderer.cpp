@@ -7,6 +7,7 @@
 #include <string>
 
 #include "render/ColorbarTicks.hpp"
+#include "sim/amr/AmrHierarchy.hpp"
 #include "sim/core/Reduce.hpp"
 
 namespace fluxview::render {
@@ -136,6 +137,9 @@ void ViewRenderer::update(const Solver& s, const ViewSettings& vs, UploadPath pa
     }
     volume_->update(v, colour ? &*colour : nullptr, path, volume_host_buffer_);
   }
+  outlines_.clear();
+  if (const amr::Hierarchy* h = amr::hierarchy_of(s))
+    outlines_ = view_block_outlines(*h, grid_, vs, h->local_blocks());
   drew_lines_ = three_d && vs.layers.lines;
   if (drew_lines_) {
     if (!lines_) lines_ = std::make_unique<StreamlineRenderer>();
@@ -151,6 +155,27 @@ void ViewRenderer::update(const GatheredSlices& g, const ViewSettings& vs) {
   slices_->update(g);
   range_ = resolve_colour_range(g.min, g.max, vs.auto_range, vs.lo, vs.hi, vs.log_scale);
   drew_volume_ = drew_lines_ = false;
+  outlines_ = g.outlines;
+}
+
+void ViewRenderer::draw_outlines(const Rect& slice, const Mat4& pixels, float width) {
+  // Each block's four edges as thin rectangles, one draw per level (finer over coarser:
+  // outlines_ is sorted by level); an edge straddles the block's border.
+  const float half = width / 2;
+  std::vector<Rect> edges;
+  for (std::size_t i = 0; i < outlines_.size(); ++i) {
+    const BlockOutline& o = outlines_[i];
+    const float x0 = slice.x + o.u0 * slice.w, x1 = slice.x + o.u1 * slice.w;
+    const float y0 = slice.y + o.v0 * slice.h, y1 = slice.y + o.v1 * slice.h;
+    edges.push_back({x0 - half, y0 - half, x1 - x0 + width, width});
+    edges.push_back({x0 - half, y1 - half, x1 - x0 + width, width});
+    edges.push_back({x0 - half, y0 - half, width, y1 - y0 + width});
+    edges.push_back({x1 - half, y0 - half, width, y1 - y0 + width});
+    if (i + 1 == outlines_.size() || outlines_[i + 1].level != o.level) {
+      draw_rects(edges, pixels, level_colour(o.level));
+      edges.clear();
+    }
+  }
 }
 
 void ViewRenderer::draw_rects(const std::vector<Rect>& rects, const Mat4& mvp,
@@ -300,6 +325,14 @@ void ViewRenderer::draw(const ViewSettings& vs, int x, int y, int w, int h,
     const float sw = float(eu) * s, sh = float(ev) * s;
     slice_rect_ = {area.x + (area.w - sw) / 2, area.y + (area.h - sh) / 2, sw, sh};
     slices_->draw_2d(axis_2d_, slice_rect_, pixels, range_, colormap_texture(vs.colormap));
+    if (vs.block_outlines && !outlines_.empty()) {
+      // Clipped to the slice, so that edges on the domain's border stay inside it.
+      glEnable(GL_SCISSOR_TEST);
+      glScissor(x + int(slice_rect_.x), y + int(slice_rect_.y), int(std::ceil(slice_rect_.w)),
+                int(std::ceil(slice_rect_.h)));
+      draw_outlines(slice_rect_, pixels, std::max(1.0f, std::round(h / 500.0f)));
+      glDisable(GL_SCISSOR_TEST);
+    }
   } else {
     slice_rect_ = {};
     scene_rect_ = area;

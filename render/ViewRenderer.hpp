@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "render/BlockOutlines.hpp"
 #include "render/DerivedFields.hpp"
 #include "render/GatheredSlices.hpp"
 #include "render/Rect.hpp"
@@ -99,6 +100,8 @@ class ViewRenderer {
   void draw_box(const SceneCamera& cam);
   void draw_rects(const std::vector<Rect>& rects, const Mat4& mvp, std::array<float, 4> tint);
   void draw_colorbar(const Rect& bar, float text_px, const Mat4& pixels);
+  // The block outlines of the last update over the 2D slice at `slice` (GL pixels).
+  void draw_outlines(const Rect& slice, const Mat4& pixels, float width);
   GLuint colormap_texture(const std::string& name);
   // The pixel of the scene under (px, py) and the depth the last draw left there (1:
   // nothing); nothing where the pixel is outside the scene.
@@ -129,6 +132,7 @@ class ViewRenderer {
   Rect slice_rect_, scene_rect_, bar_rect_;
   SceneCamera camera_;
   std::vector<std::pair<std::string, std::array<float, 3>>> axis_labels_;
+  std::vector<BlockOutline> outlines_;  // of the adaptive mesh, where the view asks
 };
 
 }  // namespace fluxview::render

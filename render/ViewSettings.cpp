@@ -113,6 +113,7 @@ nlohmann::json to_json(const ViewSettings& v) {
       {"range", {v.lo, v.hi}},
       {"log_scale", v.log_scale},
       {"colorbar", v.colorbar},
+      {"block_outlines", v.block_outlines},
       {"camera", {{"yaw", v.yaw}, {"pitch", v.pitch}, {"distance", v.distance}}},
       {"layers",
        {{"slices", v.layers.slices},
@@ -156,6 +157,7 @@ ViewSettings view_settings_from_json(const nlohmann::json& j) {
     }
     v.log_scale = j.value("log_scale", v.log_scale);
     v.colorbar = j.value("colorbar", v.colorbar);
+    v.block_outlines = j.value("block_outlines", v.block_outlines);
     if (j.contains("camera")) {
       const auto& c = j.at("camera");
       v.yaw = c.value("yaw", v.yaw);

@@ -79,6 +79,9 @@ struct ViewSettings {
   double lo = 0, hi = 1;   // the fixed range
   bool log_scale = false;
   bool colorbar = true;
+  // The 2D view of a run on the adaptive mesh: each block the slice cuts outlined in its
+  // level's colour (render/BlockOutlines.hpp); nothing on a uniform grid.
+  bool block_outlines = false;
   // Orbit camera of the 3D view: angles in radians, distance in box diagonals.
   float yaw = 0.7f, pitch = 0.5f, distance = 2.2f;
   SceneLayers layers;

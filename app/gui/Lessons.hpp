@@ -13,8 +13,9 @@ struct Lesson {
   const char* scenario;                // a built-in scenario
   std::vector<std::string> overrides;  // --set key=value, sized for a laptop
   render::ViewMode mode;
-  const char* text;    // what to watch, shown on hover
-  const char* action;  // a suggested steering action (docs/gui.md, Steering tools)
+  bool block_outlines;  // the 2D view outlines the adaptive mesh's blocks
+  const char* text;     // what to watch, shown on hover
+  const char* action;   // a suggested steering action (docs/gui.md, Steering tools)
 };
 
 // In the order the panel shows them; a lesson whose scenario is not built in (its family

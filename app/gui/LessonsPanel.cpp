@@ -36,6 +36,7 @@ void LessonsPanel::draw(PanelContext& c) {
         c.session.reset();
         c.view = render::ViewSettings{};
         c.view.mode = l.mode;
+        c.view.block_outlines = l.block_outlines;
         c.needs_upload = true;
         shown_ = int(&l - lessons().data());
       } catch (const std::exception& e) {

@@ -10,6 +10,7 @@
 #include "app/gui/ScenePanel.hpp"
 #include "app/gui/Tooltips.hpp"
 #include "render/ViewRenderer.hpp"
+#include "sim/amr/AmrHierarchy.hpp"
 
 namespace fluxview::app {
 
@@ -39,6 +40,12 @@ void ViewPanel::draw(PanelContext& c) {
     }
     const char* names[3] = {"x position", "y position", "z position"};
     ImGui::SliderFloat(names[view.axis], &view.position[view.axis], 0.0f, 1.0f, "%.3f");
+    if (amr::hierarchy_of(s)) {
+      ImGui::Checkbox("block outlines", &view.block_outlines);
+      help_marker(
+          "Each block of the adaptive mesh that the slice cuts, outlined in its level's colour: "
+          "level 0 white, then cyan, green, yellow, orange, red, magenta, violet.");
+    }
   } else {
     scene_panel(view, fields, c.ui_scale);
     ImGui::SliderAngle("yaw", &view.yaw, -180, 180);

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "render/BlockOutlines.hpp"
 #include "render/GlResources.hpp"
 #include "render/Image.hpp"
 #include "tests/support/RunFluxview.hpp"
@@ -90,6 +93,48 @@ TEST(FramesCli, IsoAndLinesFromAViewFile) {
   EXPECT_EQ(pngs_in(d / "out" / "frames"),
             (std::set<std::string>{"frame_000000.png", "frame_000004.png"}));
   EXPECT_GT(coloured_pixels(read_png(d / "out" / "frames" / "frame_000004.png")), 100);
+}
+
+// The adaptive mesh's blocks outlined in the 2D view, each level in its colour: a 2D blast
+// on blocks of 8 with two levels; the same frame without outlines has none of those
+// colours. (Built where the adaptive mesh is, FLUXVIEW_HAVE_AMR.)
+TEST(FramesCli, AdaptiveMeshBlockOutlinesInTheirLevelsColours) {
+#ifndef FLUXVIEW_HAVE_AMR
+  GTEST_SKIP() << "built without the adaptive mesh (p4est)";
+#else
+  const fs::path d = fresh_dir("outlines");
+  fs::create_directories(d);
+  std::ofstream(d / "on.json") << R"({"view": "2d", "block_outlines": true, "colorbar": false})";
+  std::ofstream(d / "off.json") << R"({"view": "2d", "block_outlines": false, "colorbar": false})";
+  const auto count = [](const Image& im, std::array<float, 4> c) {
+    int n = 0;
+    for (int y = 0; y < im.height; ++y)
+      for (int x = 0; x < im.width; ++x) {
+        const auto* p = im.pixel(x, y);
+        bool same = true;
+        for (int k = 0; k < 3; ++k) same = same && std::abs(int(p[k]) - int(c[k] * 255.0f)) <= 2;
+        n += same;
+      }
+    return n;
+  };
+  std::array<int, 3> with{}, without{};
+  for (const char* v : {"on", "off"}) {
+    const auto r = test::run_fluxview(
+        "run fv/sedov --backend cpu --set grid.nx=32 --set grid.ny=32 --set grid.nz=1 --set "
+        "fv.mesh=amr --set fv.amr.block=8 --set fv.amr.max_level=2 --steps 0 --render-every 1 "
+        "--render-size 256x256 --quiet --view-file " +
+        (d / (std::string(v) + ".json")).string() + " --output " + (d / v).string());
+    ASSERT_EQ(r.code, 0) << r.out;
+    const Image im = read_png(d / v / "frames" / "frame_000000.png");
+    for (int l = 0; l < 3; ++l)
+      (std::string(v) == "on" ? with : without)[std::size_t(l)] = count(im, level_colour(l));
+  }
+  // Level 0 (white) at the domain's edges, 1 and 2 around the blast in the middle.
+  for (int l = 0; l < 3; ++l) {
+    EXPECT_GT(with[std::size_t(l)], 60) << "level " << l;
+    EXPECT_LT(without[std::size_t(l)], with[std::size_t(l)] / 4) << "level " << l;
+  }
+#endif
 }
 
 TEST(FramesCli, MovieHasTheFramesAndSizeFfprobeReports) {

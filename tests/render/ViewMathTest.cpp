@@ -18,6 +18,7 @@
 #include <set>
 #include <utility>
 
+#include "render/BlockOutlines.hpp"
 #include "render/ColorbarTicks.hpp"
 #include "render/DerivedFields.hpp"
 #include "render/MovieWriter.hpp"
@@ -350,4 +351,40 @@ TEST(MovieWriter, PipeToTheFfmpegProgramWritesEveryFrame) {
   EXPECT_EQ(line, "64,48,4") << "width (cropped to even), height, frames";
   EXPECT_FALSE(std::filesystem::exists(d / ".pipe.part"));
   EXPECT_THROW(open_movie(d / "film.gif", 64, 48), std::invalid_argument);
+}
+
+// The blocks a slice cuts, as fractions of the slice: a 3D brick of 2 x 1 x 1 top blocks of
+// 8^3 cells (16 x 8 x 8 cells), the first refined once (its 8 children at level 1).
+TEST(BlockOutlines, TheSliceCutsTheBlocksAroundItsPlaneAndKeepsTheirLevels) {
+  std::vector<amr::BlockBox> blocks = {{0, {1, 0, 0}}};
+  for (int c = 0; c < 8; ++c) blocks.push_back({1, {c & 1, (c >> 1) & 1, (c >> 2) & 1}});
+  const std::array<int, 3> block{8, 8, 8}, top{16, 8, 8};
+  // Normal z through cell 5 of 32 view cells: z = 5.5/32 < 1/2, so the level-1 blocks of
+  // the lower half (k = 0) and the level-0 block.
+  const auto low = render::block_outlines(blocks, block, top, 2, 5, 32);
+  ASSERT_EQ(low.size(), 5u);
+  EXPECT_EQ(low[0].level, 0);  // coarse first, so finer outlines are drawn over it
+  EXPECT_FLOAT_EQ(low[0].u0, 0.5f);
+  EXPECT_FLOAT_EQ(low[0].u1, 1.0f);
+  EXPECT_FLOAT_EQ(low[0].v0, 0.0f);
+  EXPECT_FLOAT_EQ(low[0].v1, 1.0f);
+  for (std::size_t i = 1; i < low.size(); ++i) {
+    EXPECT_EQ(low[i].level, 1);
+    EXPECT_FLOAT_EQ(low[i].u1 - low[i].u0, 0.25f);  // a level-1 block: a quarter of x
+    EXPECT_FLOAT_EQ(low[i].v1 - low[i].v0, 0.5f);   // and half of y
+  }
+  // Normal x through the middle of the coarse block (x = 0.75): it alone, spanning y and z.
+  const auto right = render::block_outlines(blocks, block, top, 0, 48, 64);
+  ASSERT_EQ(right.size(), 1u);
+  EXPECT_EQ(right[0].level, 0);
+  EXPECT_FLOAT_EQ(right[0].u0, 0.0f);
+  EXPECT_FLOAT_EQ(right[0].v1, 1.0f);
+  // A 2D run (one cell along z): every block, whatever the index.
+  const std::array<int, 3> block2{8, 8, 1}, top2{16, 8, 1};
+  std::vector<amr::BlockBox> flat = {
+      {0, {1, 0, 0}}, {1, {0, 0, 0}}, {1, {1, 0, 0}}, {1, {0, 1, 0}}, {1, {1, 1, 0}}};
+  EXPECT_EQ(render::block_outlines(flat, block2, top2, 2, 0, 1).size(), 5u);
+  // Levels have distinct colours.
+  EXPECT_NE(render::level_colour(0), render::level_colour(1));
+  EXPECT_EQ(render::level_colour(0), render::level_colour(8));
 }
