@@ -52,8 +52,12 @@ __device__ State<T, NV> prim_at(const PoolView<T>& u, std::int64_t c, const fv::
   return fv::cons_to_prim(load_cell<NV>(u, c), ph);
 }
 
+// Resident blocks asked of the compiler: in float two a multiprocessor (at most 128
+// registers a thread, as the uniform solver's float tile kernel), which doubles the warps
+// that hide the latency of the face fluxes; in double one (the kernel needs its 255).
 template <class T, int NV>
-__global__ void __launch_bounds__(kMaxThreads) block_stage_kernel(BlockStageArgs<T> a, Tile tile) {
+__global__ void __launch_bounds__(kMaxThreads, sizeof(T) == 4 ? 2 : 1)
+    block_stage_kernel(BlockStageArgs<T> a, Tile tile) {
   extern __shared__ unsigned char smem[];
   const int TX = tile.tx, TY = tile.ty;
   const int HX = TX + 4, HY = TY + 4;
