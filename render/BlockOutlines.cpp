@@ -1,6 +1,7 @@
 #include "render/BlockOutlines.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 
 #include "render/SliceSpec.hpp"

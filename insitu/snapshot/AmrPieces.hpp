@@ -5,6 +5,7 @@
 // and blanks covered cells itself), so an ancestor carries the average of its children's
 // cells: the conservative restriction for densities, a display value for the others
 // (covered cells are hidden by the reader's blanking anyway).
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>

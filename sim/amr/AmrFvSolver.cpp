@@ -35,6 +35,7 @@
 #include "sim/amr/AmrHierarchy.hpp"
 #include "sim/amr/AmrMesh.hpp"
 #include "sim/amr/AmrParams.hpp"
+#include "sim/core/CommonConfig.hpp"
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/Field.hpp"
@@ -132,7 +133,9 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     regrids_ = 0;
     cell_updates_ = 0;
 
+    choose_block_transport(p);
     mesh_ = std::make_unique<AmrMesh<T>>(shape, nv_, where_, ph_, fill_params());
+    mesh_->set_block_transport(block_transport_);
     max_blocks_ = cfg_.max_blocks > 0 ? cfg_.max_blocks : auto_max_blocks();
     build_initial_mesh();
 
@@ -406,6 +409,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     mesh_.reset();  // the initial mesh goes before the checkpoint's comes (peak memory)
     try {
       mesh_ = std::make_unique<AmrMesh<T>>(shape, nv_, where_, ph_, fill_params(), leaves);
+      mesh_->set_block_transport(block_transport_);
     } catch (const std::runtime_error& e) {
       throw std::runtime_error(what + e.what());
     }
@@ -470,7 +474,9 @@ class AmrFvSolver final : public Solver, public Hierarchy {
         {"blocks", std::to_string(mesh_->blocks())},
         {"deepest_level", std::to_string(deepest)},
         {"view_level", std::to_string(view_level_)},
-        {"cfl", format_value(cfl_)}};
+        {"cfl", format_value(cfl_)},
+        {"ghost_blocks", parallel::size() == 1 ? std::string("one rank: none")
+                                               : std::string(to_string(mesh_->block_transport()))}};
   }
 
  private:
@@ -482,6 +488,27 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     std::string names;
     for (const auto& f : fields()) names += (names.empty() ? "" : ", ") + f.name;
     throw std::out_of_range("fv solver has no field '" + name + "' (it has " + names + ")");
+  }
+
+  // How ghost blocks travel between ranks on the device: through host memory (run.ghosts =
+  // auto or host), or device to device through CUDA IPC where every rank runs on one node
+  // and the run asks for it (run.ghosts = ipc). IPC is not the automatic choice yet: its
+  // last fix (BlockExchange.cpp, refresh_ipc) has not been run on a GPU. Collective.
+  void choose_block_transport(const ParamSet& p) {
+    block_transport_ = BlockTransport::host;
+    if (where_ != Location::device || parallel::size() == 1) return;
+    const GhostTransportChoice choice = parallel_config(p).ghosts;
+    if (choice == GhostTransportChoice::mpi)
+      throw ConfigError(
+          "run.ghosts = mpi: the adaptive mesh's ghost blocks travel through host memory or "
+          "device to device through CUDA IPC (ranks on one node), not as device buffers handed "
+          "to MPI; allowed with fv.mesh = amr: auto, host, ipc");
+    if (choice != GhostTransportChoice::ipc) return;
+    if (!parallel::all_ranks_on_one_node())
+      throw ConfigError(
+          "run.ghosts = ipc: the MPI ranks run on several nodes, which CUDA IPC cannot reach; "
+          "allowed there: auto or host");
+    block_transport_ = BlockTransport::ipc;
   }
 
   // What ghost filling needs beyond the shape: the momentum a reflecting face negates.
@@ -803,6 +830,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
 
   BackendKind backend_;
   Location where_ = Location::host;
+  BlockTransport block_transport_ = BlockTransport::host;
   ParamSet params_;
   fv::FvConfig fv_;
   AmrConfig cfg_;

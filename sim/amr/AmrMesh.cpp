@@ -110,7 +110,13 @@ void AmrMesh<T>::layout_for_leaves() {
   }
   plan_ = build_plan(shape_, leaves, ghost_keys);
   upload_plan();
-  exchange_.plan(forest_, where_);
+  exchange_.plan(forest_, where_, nv_, state_.view().stride);
+}
+
+template <class T>
+void AmrMesh<T>::set_block_transport(BlockTransport t) {
+  exchange_.set_transport(t);
+  exchange_.plan(forest_, where_, nv_, state_.view().stride);
 }
 
 template <class T>

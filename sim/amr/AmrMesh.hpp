@@ -57,6 +57,11 @@ class AmrMesh {
   // The loops over the blocks' cells, on the pools' side.
   AmrBackend<T>& backend() { return *backend_; }
 
+  // How ghost blocks travel between ranks on the device (BlockExchange.hpp); re-plans the
+  // exchange (collective: every rank calls it at the same point).
+  void set_block_transport(BlockTransport t);
+  BlockTransport block_transport() const { return exchange_.transport(); }
+
   // Fills the face ghosts of every local block of `u` (the state or the scratch pool).
   // Under MPI the ghost blocks are refreshed from their owners before the first group of
   // tasks and after each (a prolongation reads its coarse block's ghosts, filled by an

@@ -1,14 +1,20 @@
 // Blocks between MPI ranks: ghost refresh and repartition moves (BlockExchange.hpp).
 #include "sim/amr/BlockExchange.hpp"
 
+#include <memory>
 #include <mpi.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "sim/core/CudaRuntime.hpp"
 
 namespace fluxview::amr {
 
@@ -17,6 +23,9 @@ namespace {
 // Message tags of this file's point-to-point messages (nothing else is in flight then).
 constexpr int kTagGhostBlocks = 7101;
 constexpr int kTagMovedBlocks = 7102;
+constexpr int kTagHandle = 7103;  // ipc: a send buffer's handle and our blocks' offset in it
+constexpr int kTagPacked = 7104;  // ipc: the sender's blocks are packed
+constexpr int kTagPulled = 7105;  // ipc: the receiver has copied them
 
 // One variable of one block (the pool's stride of elements) as an MPI type, so that a
 // message's count is blocks times variables and fits MPI's int however large it is.
@@ -47,66 +56,170 @@ void wait_all(std::vector<MPI_Request>& requests, const char* what) {
 
 }  // namespace
 
+const char* to_string(BlockTransport t) {
+  return t == BlockTransport::ipc ? "device to device through CUDA IPC (ranks on one node)"
+                                  : "through host memory and MPI";
+}
+
 template <class T>
-void BlockExchange<T>::plan(const Forest& forest, Location where) {
+BlockExchange<T>::~BlockExchange() {
+  for (auto& [rank, m] : senders_) cuda::ipc_close(m.ptr);
+}
+
+template <class T>
+void BlockExchange<T>::plan(const Forest& forest, Location where, int nv, std::int64_t stride) {
   where_ = where;
+  nv_ = nv;
+  stride_ = stride;
   local_ = int(forest.leaves().size());
   sends_.clear();
   recvs_.clear();
   mirror_slots_.clear();
+  const std::size_t per_block = std::size_t(nv) * std::size_t(stride);
+  std::size_t at = 0;
   for (const Forest::Mirror& m : forest.mirrors()) {
     Peer p;
     p.rank = m.rank;
     p.first = int(mirror_slots_.size());
     p.count = int(m.leaves.size());
+    p.offset = at;
+    at += std::size_t(p.count) * per_block;
     mirror_slots_.insert(mirror_slots_.end(), m.leaves.begin(), m.leaves.end());
     sends_.push_back(p);
   }
+  const std::size_t send_total = at;
   const auto& ghosts = forest.ghosts();
+  at = 0;
   for (std::size_t g = 0; g < ghosts.size();) {
     Peer p;
     p.rank = ghosts[g].owner;
     p.first = int(g);
     while (g < ghosts.size() && ghosts[g].owner == p.rank) ++g;
     p.count = int(g) - p.first;
+    p.offset = at;
+    at += std::size_t(p.count) * per_block;
     recvs_.push_back(p);
   }
-  if (where_ == Location::device && !mirror_slots_.empty()) {
-    const std::size_t bytes = mirror_slots_.size() * sizeof(int);
-    if (slots_dev_.bytes() < bytes) slots_dev_ = Buffer(where_, bytes);
-    copy_bytes(slots_dev_.data(), where_, mirror_slots_.data(), Location::host, bytes);
+  const std::size_t recv_total = at;
+  if (where_ == Location::device) {
+    if (!mirror_slots_.empty()) {
+      const std::size_t bytes = mirror_slots_.size() * sizeof(int);
+      if (slots_dev_.bytes() < bytes) slots_dev_ = Buffer(where_, bytes * 5 / 4);
+      copy_bytes(slots_dev_.data(), where_, mirror_slots_.data(), Location::host, bytes);
+    }
+    if (send_dev_.bytes() < send_total * sizeof(T))
+      send_dev_ = Buffer(where_, send_total * sizeof(T) * 5 / 4);
   }
+  if (where_ != Location::device || transport_ == BlockTransport::host) {
+    send_host_.resize(send_total);
+    recv_host_.resize(recv_total);
+  }
+  if (where_ == Location::device && transport_ == BlockTransport::ipc) share_send_buffer();
+}
+
+template <class T>
+void BlockExchange<T>::share_send_buffer() {
+  struct Note {
+    cuda::IpcHandle handle;
+    std::uint64_t offset;
+  };
+  std::vector<Note> out(sends_.size()), in(recvs_.size());
+  cuda::IpcHandle mine{};
+  if (!sends_.empty()) mine = cuda::ipc_handle(send_dev_.data());
+  std::vector<MPI_Request> requests;
+  for (std::size_t i = 0; i < recvs_.size(); ++i) {
+    requests.emplace_back();
+    MPI_Irecv(&in[i], int(sizeof(Note)), MPI_BYTE, recvs_[i].rank, kTagHandle, MPI_COMM_WORLD,
+              &requests.back());
+  }
+  for (std::size_t i = 0; i < sends_.size(); ++i) {
+    out[i] = {mine, std::uint64_t(sends_[i].offset)};
+    requests.emplace_back();
+    MPI_Isend(&out[i], int(sizeof(Note)), MPI_BYTE, sends_[i].rank, kTagHandle, MPI_COMM_WORLD,
+              &requests.back());
+  }
+  wait_all(requests, "sharing the ghost blocks' device buffers");
+  // Keep a sender's mapping while its buffer is the same one; map new buffers; close the
+  // rest (a sender that reallocated, or sends us nothing now).
+  std::map<int, Mapped> next;
+  for (std::size_t i = 0; i < recvs_.size(); ++i) {
+    const int rank = recvs_[i].rank;
+    Mapped m;
+    const auto it = senders_.find(rank);
+    if (it != senders_.end() &&
+        std::memcmp(it->second.handle, in[i].handle.bytes, sizeof m.handle) == 0) {
+      m = it->second;
+      senders_.erase(it);
+    } else {
+      std::memcpy(m.handle, in[i].handle.bytes, sizeof m.handle);
+      m.ptr = cuda::ipc_open(in[i].handle);
+    }
+    m.offset = in[i].offset;
+    next[rank] = m;
+  }
+  for (auto& [rank, m] : senders_) cuda::ipc_close(m.ptr);
+  senders_ = std::move(next);
+}
+
+template <class T>
+void BlockExchange<T>::refresh_ipc(const PoolView<T>& u, AmrBackend<T>& backend) {
+  T* dev = static_cast<T*>(send_dev_.data());
+  const int* slots = static_cast<const int*>(slots_dev_.data());
+  for (const Peer& p : sends_) backend.gather_blocks(u, slots + p.first, p.count, dev + p.offset);
+  cuda::synchronize();  // packed before any receiver is told so
+  std::vector<MPI_Request> packed(recvs_.size()), rest;
+  for (std::size_t i = 0; i < recvs_.size(); ++i)
+    MPI_Irecv(nullptr, 0, MPI_BYTE, recvs_[i].rank, kTagPacked, MPI_COMM_WORLD, &packed[i]);
+  for (const Peer& p : sends_) {
+    rest.emplace_back();
+    MPI_Irecv(nullptr, 0, MPI_BYTE, p.rank, kTagPulled, MPI_COMM_WORLD, &rest.back());
+    rest.emplace_back();
+    MPI_Isend(nullptr, 0, MPI_BYTE, p.rank, kTagPacked, MPI_COMM_WORLD, &rest.back());
+  }
+  const std::size_t per = std::size_t(u.stride);
+  for (std::size_t i = 0; i < recvs_.size(); ++i) {
+    const Peer& p = recvs_[i];
+    MPI_Wait(&packed[i], MPI_STATUS_IGNORE);
+    const Mapped& m = senders_.at(p.rank);
+    const T* src = static_cast<const T*>(m.ptr) + m.offset;
+    for (int v = 0; v < u.nv; ++v)
+      copy_bytes(u.f[v] + std::int64_t(local_ + p.first) * u.stride, where_,
+                 src + std::size_t(v) * std::size_t(p.count) * per, where_,
+                 std::size_t(p.count) * per * sizeof(T));
+  }
+  // A copy between device buffers may still run when cudaMemcpy returns: the senders may
+  // pack again only once it is done (the first version sent "pulled" here without waiting,
+  // and 3 ranks sharing one GPU then read blocks of the next refresh).
+  cuda::synchronize();
+  for (const Peer& p : recvs_) {
+    rest.emplace_back();
+    MPI_Isend(nullptr, 0, MPI_BYTE, p.rank, kTagPulled, MPI_COMM_WORLD, &rest.back());
+  }
+  // Every receiver has copied our blocks before the buffer is packed again.
+  wait_all(rest, "refreshing ghost blocks through CUDA IPC");
 }
 
 template <class T>
 void BlockExchange<T>::refresh(const PoolView<T>& u, AmrBackend<T>& backend) {
   if (!active()) return;
+  if (u.nv != nv_ || u.stride != stride_)
+    throw std::logic_error("AMR block exchange: planned for other blocks");
+  if (where_ == Location::device && transport_ == BlockTransport::ipc) {
+    refresh_ipc(u, backend);
+    return;
+  }
   const std::size_t per = std::size_t(u.stride);  // elements of one variable of one block
   const std::size_t nv = std::size_t(u.nv);
-  std::size_t at = 0;
-  for (Peer& p : sends_) {
-    p.offset = at;
-    at += std::size_t(p.count) * nv * per;
-  }
-  send_host_.resize(at);
   if (where_ == Location::device) {
-    if (send_dev_.bytes() < at * sizeof(T)) send_dev_ = Buffer(where_, at * sizeof(T) * 5 / 4);
     T* dev = static_cast<T*>(send_dev_.data());
     const int* slots = static_cast<const int*>(slots_dev_.data());
     for (const Peer& p : sends_) backend.gather_blocks(u, slots + p.first, p.count, dev + p.offset);
-    copy_bytes(send_host_.data(), Location::host, dev, where_, at * sizeof(T));
+    copy_bytes(send_host_.data(), Location::host, dev, where_, send_host_.size() * sizeof(T));
   } else {
     for (const Peer& p : sends_)
       backend.gather_blocks(u, mirror_slots_.data() + p.first, p.count,
                             send_host_.data() + p.offset);
   }
-  at = 0;
-  for (Peer& p : recvs_) {
-    p.offset = at;
-    at += std::size_t(p.count) * nv * per;
-  }
-  recv_host_.resize(at);
-
   const BlockType block(per * sizeof(T));
   std::vector<MPI_Request> requests;
   for (const Peer& p : recvs_) {

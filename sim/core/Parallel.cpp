@@ -216,6 +216,24 @@ void allreduce_sum(double* v, std::size_t n) {
   allreduce_sum_array(v, n);
 }
 
+bool all_ranks_on_one_node() {
+#ifdef FLUXVIEW_HAVE_MPI
+  if (g_mpi) {
+    char name[MPI_MAX_PROCESSOR_NAME] = {};
+    int len = 0;
+    MPI_Get_processor_name(name, &len);
+    std::vector<char> all(std::size_t(g_size) * MPI_MAX_PROCESSOR_NAME);
+    MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
+                  MPI_CHAR, MPI_COMM_WORLD);
+    for (int r = 0; r < g_size; ++r)
+      if (std::strncmp(name, &all[std::size_t(r) * MPI_MAX_PROCESSOR_NAME],
+                       MPI_MAX_PROCESSOR_NAME) != 0)
+        return false;
+  }
+#endif
+  return true;
+}
+
 std::vector<double> allgather_varying(const std::vector<double>& mine) {
 #ifdef FLUXVIEW_HAVE_MPI
   if (g_mpi) {

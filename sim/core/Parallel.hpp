@@ -64,6 +64,9 @@ std::vector<int> allgather(const std::vector<int>& mine);
 // Element by element, in place: the sum over the ranks of `n` values.
 void allreduce_sum(float* v, std::size_t n);
 void allreduce_sum(double* v, std::size_t n);
+// Whether every rank runs on this rank's node (the processor names agree): the same answer
+// on every rank, where they share one node. Collective.
+bool all_ranks_on_one_node();
 // Every rank's `mine` (any count each), concatenated in rank order, on every rank.
 std::vector<double> allgather_varying(const std::vector<double>& mine);
 // The root's value on every rank.
