@@ -52,6 +52,7 @@
 #include <utility>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -60,6 +61,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "insitu/catalyst/FieldCopy.hpp"
 #include "insitu/snapshot/AmrPieces.hpp"
@@ -361,15 +363,30 @@ void CatalystAdaptor::Impl::fill(const FieldView& v, std::array<int, 3> n, Field
 }
 
 // The hierarchy with the fields `names` as cell data, rebuilt at every step a pipeline asks
-// for it (the blocks change with every regrid).
+// for it (the blocks change with every regrid). Under MPI every rank describes the whole
+// hierarchy (every rank's boxes, as VTK's parallel AMR wants: blanking and the AMR filters
+// read the boxes of all ranks) and holds the datasets of its own pieces; datasets are
+// numbered within a level in the .vthb's order (z, y, x of their position).
 void CatalystAdaptor::Impl::fill_amr(const amr::Hierarchy& h, const std::vector<std::string>& names,
                                      bool device) {
   const AmrVtkGeometry g = amr_vtk_geometry(h);
   const std::vector<AmrPiece> pieces = amr_vtk_pieces(h, names, g);
+  // Every rank's pieces (level, x, y, z), each rank's list padded to the longest with -1.
+  std::vector<int> mine;
+  for (const AmrPiece& p : pieces) mine.insert(mine.end(), {p.level, p.idx[0], p.idx[1], p.idx[2]});
+  const std::vector<int> counts = parallel::allgather(std::vector<int>{int(mine.size())});
+  const int longest = *std::max_element(counts.begin(), counts.end());
+  mine.resize(std::size_t(longest), -1);
+  const std::vector<int> all = parallel::allgather(mine);
+  std::map<std::tuple<int, int, int, int>, int> index;  // (level, z, y, x) -> dataset index
   int levels = 1;
-  for (const AmrPiece& p : pieces) levels = std::max(levels, p.level + 1);
+  for (std::size_t i = 0; i + 3 < all.size(); i += 4)
+    if (all[i] >= 0) {
+      index[{all[i], all[i + 3], all[i + 2], all[i + 1]}] = 0;
+      levels = std::max(levels, all[i] + 1);
+    }
   std::vector<int> per_level(std::size_t(levels), 0);
-  for (const AmrPiece& p : pieces) ++per_level[std::size_t(p.level)];
+  for (auto& [key, i] : index) i = per_level[std::size_t(std::get<0>(key))]++;
   int description = VTK_XYZ_GRID;
   if (!g.shown(2)) description = VTK_XY_PLANE;
   if (!g.shown(1)) description = VTK_XZ_PLANE;
@@ -384,16 +401,28 @@ void CatalystAdaptor::Impl::fill_amr(const amr::Hierarchy& h, const std::vector<
     amr->SetSpacing(unsigned(l), spacing);
     amr->SetRefinementRatio(unsigned(l), 2);
   }
-  std::vector<int> next(std::size_t(levels), 0);
+  const auto geometry = [&](int level, const std::array<int, 3>& idx, double origin[3],
+                            double spacing[3], int dims[3]) {
+    for (int a = 0; a < 3; ++a) {
+      spacing[a] = g.spacing(a, level);
+      origin[a] = g.origin(a, level, idx);
+      dims[a] = g.shown(a) ? g.cells(a, level) + 1 : 1;
+    }
+  };
+  for (const auto& [key, i] : index) {
+    const int level = std::get<0>(key);
+    const std::array<int, 3> idx{std::get<3>(key), std::get<2>(key), std::get<1>(key)};
+    double origin[3], spacing[3];
+    int dims[3];
+    geometry(level, idx, origin, spacing, dims);
+    amr->SetAMRBox(unsigned(level), unsigned(i),
+                   vtkAMRBox(origin, dims, spacing, zero, description));
+  }
   std::uint64_t bytes = 0;
   for (const AmrPiece& p : pieces) {
     double origin[3], spacing[3];
     int dims[3];
-    for (int a = 0; a < 3; ++a) {
-      spacing[a] = g.spacing(a, p.level);
-      origin[a] = g.origin(a, p.level, p.idx);
-      dims[a] = g.shown(a) ? g.cells(a, p.level) + 1 : 1;
-    }
+    geometry(p.level, p.idx, origin, spacing, dims);
     auto grid = vtkSmartPointer<vtkUniformGrid>::New();
     grid->SetOrigin(origin);
     grid->SetSpacing(spacing);
@@ -413,10 +442,8 @@ void CatalystAdaptor::Impl::fill_amr(const amr::Hierarchy& h, const std::vector<
       grid->GetCellData()->AddArray(array);
       if (f == 0) grid->GetCellData()->SetActiveScalars(names[f].c_str());
     }
-    const vtkAMRBox box(origin, dims, spacing, zero, description);
-    const int index = next[std::size_t(p.level)]++;
-    amr->SetAMRBox(unsigned(p.level), unsigned(index), box);
-    amr->SetDataSet(unsigned(p.level), unsigned(index), grid);
+    const int i = index.at({p.level, p.idx[2], p.idx[1], p.idx[0]});
+    amr->SetDataSet(unsigned(p.level), unsigned(i), grid);
   }
   vtkAMRUtilities::BlankCells(amr);
   (device ? stats.bytes_device_to_host : stats.bytes_host_gathered) += bytes;
