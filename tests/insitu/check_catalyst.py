@@ -192,6 +192,8 @@ def case_user_script(args, work, scenario='heat/hot-spot', dims=(16, 16, 16), ex
 AMR_SCRIPT = '''# script-version: 2
 # Written by the test, not shipped: what a pipeline on the channel "amr" sees of a run on
 # the adaptive mesh (the hierarchy as a vtkOverlappingAMR, covered cells blanked by VTK).
+# Under MPI each rank describes every rank's boxes and holds its own datasets (None for the
+# others); each rank writes its own file.
 import json, os
 from paraview import catalyst
 from paraview.simple import *
@@ -200,18 +202,22 @@ amr = PVTrivialProducer(registrationName='amr')
 options = catalyst.Options()
 def catalyst_execute(info):
     data = amr.GetClientSideObject().GetOutputDataObject(0)
-    seen = {'class': data.GetClassName(), 'levels': data.GetNumberOfLevels(), 'blocks': 0, 'mass': 0.0,
-            'time': info.time}
+    seen = {'class': data.GetClassName(), 'levels': data.GetNumberOfLevels(), 'boxes': 0, 'datasets': 0,
+            'mass': 0.0, 'time': info.time}
     for level in range(data.GetNumberOfLevels()):
         for i in range(data.GetNumberOfDataSets(level)):
+            seen['boxes'] += 1
             g = data.GetDataSet(level, i)
+            if g is None:
+                continue
             rho = vtk_to_numpy(g.GetCellData().GetArray('rho'))
             ghost = g.GetCellData().GetArray('vtkGhostType')
             visible = (vtk_to_numpy(ghost) & 8) == 0 if ghost is not None else rho == rho
             sp = g.GetSpacing()
             seen['mass'] += float(rho[visible].sum()) * sp[0] * sp[1] * sp[2]
-            seen['blocks'] += 1
-    with open(os.path.join(os.environ['SEEN_DIR'], 'seen_%d.json' % info.timestep), 'w') as f:
+            seen['datasets'] += 1
+    rank = os.environ.get('OMPI_COMM_WORLD_RANK', '0')
+    with open(os.path.join(os.environ['SEEN_DIR'], 'seen_%d_%s.json' % (info.timestep, rank)), 'w') as f:
         json.dump(seen, f)
 '''
 
@@ -236,7 +242,7 @@ def case_amr_channel(args, work):
             continue
         snaps = {s['step']: s for s in rec['snapshots']}
         for step in (0, 2, 4):
-            path = os.path.join(seen_dir, f'seen_{step}.json')
+            path = os.path.join(seen_dir, f'seen_{step}_0.json')
             check(os.path.exists(path), f'{name}: the amr pipeline ran at step {step}')
             if not os.path.exists(path):
                 continue
@@ -246,41 +252,12 @@ def case_amr_channel(args, work):
                 datasets = f.read().count('<DataSet ')
             check(seen['class'] == 'vtkOverlappingAMR' and seen['levels'] >= 2,
                   f"{name} step {step}: {seen['class']} of {seen['levels']} levels")
-            check(seen['blocks'] == datasets, f"{name} step {step}: {seen['blocks']} datasets, the snapshot's {datasets}")
+            check(seen['boxes'] == seen['datasets'] == datasets,
+                  f"{name} step {step}: {seen['datasets']} datasets of {seen['boxes']} boxes, the snapshot's {datasets}")
             expected = mass0 if step == 0 else rec['diagnostics']['mass']['value'] if step == 4 else None
             if expected is not None:
                 check(abs(seen['mass'] - expected) <= 1e-12 * expected,
                       f"{name} step {step}: mass over the visible cells {seen['mass']!r}, expected {expected!r}")
-
-
-AMR_MPI_SCRIPT = '''# script-version: 2
-# Written by the test, not shipped: what each MPI rank's pipeline on the channel "amr" sees
-# (every rank's boxes, its own datasets; covered cells blanked by VTK over all boxes).
-import json, os
-from paraview import catalyst
-from paraview.simple import *
-from vtkmodules.util.numpy_support import vtk_to_numpy
-amr = PVTrivialProducer(registrationName='amr')
-options = catalyst.Options()
-def catalyst_execute(info):
-    data = amr.GetClientSideObject().GetOutputDataObject(0)
-    seen = {'boxes': 0, 'datasets': 0, 'mass': 0.0}
-    for level in range(data.GetNumberOfLevels()):
-        for i in range(data.GetNumberOfDataSets(level)):
-            seen['boxes'] += 1
-            g = data.GetDataSet(level, i)
-            if g is None:
-                continue
-            rho = vtk_to_numpy(g.GetCellData().GetArray('rho'))
-            ghost = g.GetCellData().GetArray('vtkGhostType')
-            visible = (vtk_to_numpy(ghost) & 8) == 0 if ghost is not None else rho == rho
-            sp = g.GetSpacing()
-            seen['mass'] += float(rho[visible].sum()) * sp[0] * sp[1] * sp[2]
-            seen['datasets'] += 1
-    rank = os.environ.get('OMPI_COMM_WORLD_RANK', '0')
-    with open(os.path.join(os.environ['SEEN_DIR'], 'seen_%d_%s.json' % (info.timestep, rank)), 'w') as f:
-        json.dump(seen, f)
-'''
 
 
 def case_mpi_amr_channel(args, work):
@@ -289,7 +266,7 @@ def case_mpi_amr_channel(args, work):
     the visible cells of all ranks hold the solver's mass (blanking sees every rank's boxes)."""
     script = os.path.join(work, 'amr_mpi_channel.py')
     with open(script, 'w') as f:
-        f.write(AMR_MPI_SCRIPT)
+        f.write(AMR_SCRIPT)
     out = os.path.join(work, 'mpi_amr')
     seen_dir = os.path.join(work, 'mpi_amr_seen')
     for d in (out, seen_dir):
