@@ -464,8 +464,13 @@ void CatalystAdaptor::execute(const Solver& solver, bool force) {
   // Pieces of point data must share their boundary points for VTK to join them: a piece
   // takes the first ghost layer past each inner high face (the neighbour's first points,
   // exchanged after every step), as the snapshot pieces do.
+  // On the adaptive mesh every rank's view is the whole grid (each rank's blocks resampled
+  // and summed over the ranks): rank 0 hands it whole, the other ranks an empty piece.
+  const amr::Hierarchy* hierarchy = amr::hierarchy_of(solver);
   std::array<int, 3> local = g.n;
-  if (!fields.empty()) {
+  if (hierarchy) {
+    if (parallel::size() > 1 && !parallel::is_root()) local = {0, 0, 0};
+  } else if (!fields.empty()) {
     const FieldLayout L = solver.view(fields.front().name).layout;
     local = L.n;
     if (points && parallel::size() > 1)
@@ -481,7 +486,6 @@ void CatalystAdaptor::execute(const Solver& solver, bool force) {
   }
 
   // 1. Which pipelines run now, and which fields they need.
-  const amr::Hierarchy* hierarchy = amr::hierarchy_of(solver);
   std::vector<std::pair<std::size_t, vtkSmartPointer<vtkCPDataDescription>>> running;
   std::set<std::string> needed, needed_amr;
   bool any_amr = false;

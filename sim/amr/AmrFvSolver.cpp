@@ -136,8 +136,13 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     choose_block_transport(p);
     mesh_ = std::make_unique<AmrMesh<T>>(shape, nv_, where_, ph_, fill_params());
     mesh_->set_block_transport(block_transport_);
+    // The same limit on every rank (the free device memory differs between ranks sharing a
+    // GPU): the refusals below then happen on every rank alike.
     max_blocks_ = cfg_.max_blocks > 0 ? cfg_.max_blocks : auto_max_blocks();
+    if (parallel::size() > 1)
+      max_blocks_ = std::int64_t(parallel::allreduce_min(double(max_blocks_)));
     build_initial_mesh();
+    update_deepest_level();
 
     // The view grid: the deepest level of at most kViewCells cells.
     view_level_ = 0;
@@ -192,17 +197,22 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     const std::size_t slot = what == kDensity ? 0 : std::size_t(what) + 1;
     prepare_resample();
     Field<T>& out = derived_[slot];
-    if (out.layout().n != grid_.n || out.where() != where_ || parallel::size() > 1)
-      out = Field<T>(grid_.n, 0, where_);
+    if (out.layout().n != grid_.n || out.where() != where_) out = Field<T>(grid_.n, 0, where_);
     const ResampleTask* tasks = where_ == Location::device
                                     ? static_cast<const ResampleTask*>(resample_dev_.data())
                                     : resample_tasks_.data();
-    mesh_->backend().resample(mesh_->state().view(), tasks, int(resample_tasks_.size()),
-                              out.layout(), ph_, what, out.data());
-    if (parallel::size() > 1) {
+    if (parallel::size() == 1) {
+      mesh_->backend().resample(mesh_->state().view(), tasks, int(resample_tasks_.size()),
+                                out.layout(), ph_, what, out.data());
+    } else {
+      // Into a zeroed grid of its own, so that `out` (which a caller may still hold a view
+      // of) stays where it is.
+      Field<T> mine(grid_.n, 0, where_);
+      mesh_->backend().resample(mesh_->state().view(), tasks, int(resample_tasks_.size()),
+                                mine.layout(), ph_, what, mine.data());
       const std::size_t count = std::size_t(out.layout().bytes()) / sizeof(T);
       std::vector<T> host(count);
-      copy_bytes(host.data(), Location::host, out.data(), where_, count * sizeof(T));
+      copy_bytes(host.data(), Location::host, mine.data(), where_, count * sizeof(T));
       parallel::allreduce_sum(host.data(), count);
       copy_bytes(out.data(), where_, host.data(), Location::host, count * sizeof(T));
     }
@@ -323,17 +333,21 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     leaves.n = {kLeafNumbers, blocks, 1};
     leaves.bytes.resize(std::size_t(kLeafNumbers) * std::size_t(blocks) * sizeof(T));
     T* lv = reinterpret_cast<T*>(leaves.bytes.data());
+    std::string inexact;
     for (int b = 0; b < blocks; ++b) {
       const BlockInfo& info = mesh_->info()[std::size_t(b)];
       const int numbers[kLeafNumbers] = {info.level, info.idx[0], info.idx[1], info.idx[2]};
       for (int q = 0; q < kLeafNumbers; ++q) {
         lv[std::size_t(b) * kLeafNumbers + std::size_t(q)] = T(numbers[q]);
-        if (double(T(numbers[q])) != double(numbers[q]))
-          throw std::runtime_error("fv (amr): block position " + std::to_string(numbers[q]) +
-                                   " is not exact in " + std::string(to_string(precision_of<T>())) +
-                                   "; checkpoint this run in double precision");
+        if (inexact.empty() && double(T(numbers[q])) != double(numbers[q]))
+          inexact = "fv (amr): block position " + std::to_string(numbers[q]) + " is not exact in " +
+                    std::string(to_string(precision_of<T>())) +
+                    "; checkpoint this run in double precision";
       }
     }
+    // Refused on every rank alike, before the gather below (collective).
+    if (const std::string e = parallel::first_error(inexact); !e.empty())
+      throw std::runtime_error(e);
     st.arrays.push_back({"leaves", std::move(leaves)});
     const BlockPool<T>& pool = mesh_->state();
     const FieldLayout& l = pool.layout();
@@ -355,11 +369,15 @@ class AmrFvSolver final : public Solver, public Hierarchy {
       st.arrays.push_back({kConservedNames[m], std::move(a)});
     }
     if (parallel::size() > 1) gather_to_root(st);
+    // The counters are every rank's (each counts its own blocks); a restart gives them to
+    // rank 0 (load_state), so the file is the same on any rank count.
+    const double cell_updates = parallel::allreduce_sum(cell_updates_);
+    const auto corrected_cells = std::uint64_t(parallel::allreduce_sum(std::int64_t(corrected())));
     std::ostringstream extra;
     extra << std::hexfloat << kRateKey << rate_ << "\n"
-          << kCellUpdatesKey << cell_updates_ << "\n"
+          << kCellUpdatesKey << cell_updates << "\n"
           << std::dec << kRegridsKey << regrids_ << "\n"
-          << kCorrectedKey << corrected();
+          << kCorrectedKey << corrected_cells;
     st.extra = extra.str();
     return st;
   }
@@ -443,7 +461,12 @@ class AmrFvSolver final : public Solver, public Hierarchy {
       if (line.rfind(kCorrectedKey, 0) == 0) corrected_cells = std::stoull(value(kCorrectedKey));
     }
     if (!(rate_ >= 0)) throw std::runtime_error(what + "its extra state has no CFL rate");
+    if (!parallel::is_root()) {  // the counters are all ranks' sums: rank 0 carries them on
+      cell_updates_ = 0;
+      corrected_cells = 0;
+    }
     copy_bytes(scalar(0), where_, &corrected_cells, Location::host, sizeof corrected_cells);
+    update_deepest_level();
     finish_rate();
   }
 
@@ -461,8 +484,6 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   }
 
   std::vector<std::pair<std::string, std::string>> run_facts() const override {
-    int deepest = 0;
-    for (const auto& b : mesh_->info()) deepest = std::max(deepest, b.level);
     return {
         {"mesh", "amr (p4est): blocks of " + std::to_string(cfg_.block) + "^" +
                      std::to_string(dims()) + " cells, levels 0-" + std::to_string(cfg_.max_level) +
@@ -471,8 +492,8 @@ class AmrFvSolver final : public Solver, public Hierarchy {
         {"scheme", std::string(ph_.plm ? "PLM theta=" + format_value(double(ph_.theta))
                                        : std::string("first order")) +
                        ", " + fv::riemann_name(ph_.riemann) + ", TVD RK2, global dt"},
-        {"blocks", std::to_string(mesh_->blocks())},
-        {"deepest_level", std::to_string(deepest)},
+        {"blocks", std::to_string(mesh_->forest().global_count())},
+        {"deepest_level", std::to_string(deepest_level_)},
         {"view_level", std::to_string(view_level_)},
         {"cfl", format_value(cfl_)},
         {"ghost_blocks", parallel::size() == 1 ? std::string("one rank: none")
@@ -709,6 +730,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     limit_refinement(flags, e);
     if (mesh_->regrid(flags, true)) {
       ++regrids_;
+      update_deepest_level();
       resample_level_ = -1;
     }
   }
@@ -716,7 +738,9 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   // Where refinement would need more blocks than the memory of all ranks holds (max_blocks_
   // each), only the blocks with the largest indicators refine, ties in curve order: the
   // choice refine_flags makes on one rank, made over every rank's blocks at once, so that
-  // it does not depend on the rank count.
+  // which blocks refine first does not depend on the rank count. How many may refine does:
+  // more ranks hold more blocks, so a run that reaches the limit differs from the serial
+  // run from then on.
   void limit_refinement(std::vector<std::int8_t>& flags, const std::vector<double>& indicator) {
     const std::int64_t per = (std::int64_t(1) << dims()) - 1;
     const std::int64_t room =
@@ -741,6 +765,15 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     std::size_t w = first;
     for (auto& f : flags)
       if (f > 0 && !keep[w++]) f = 0;
+  }
+
+  // The deepest level of every rank's leaves, for run_facts (which rank 0 alone calls, so
+  // it is reduced here, where every rank is). Collective.
+  void update_deepest_level() {
+    int deepest = 0;
+    for (int b = 0; b < mesh_->blocks(); ++b)
+      deepest = std::max(deepest, mesh_->info()[std::size_t(b)].level);
+    deepest_level_ = int(parallel::allreduce_max(double(deepest)));
   }
 
   void update_rate() {
@@ -843,6 +876,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   double cfl_ = 0.4, dt_ = 0, time_ = 0, rate_ = 0;
   double cell_updates_ = 0;  // cells advanced by whole steps since the start (this rank)
   std::int64_t step_ = 0, regrids_ = 0, max_blocks_ = 0;
+  int deepest_level_ = 0;  // over every rank's leaves (update_deepest_level)
   std::unique_ptr<AmrMesh<T>> mesh_;
   Grid grid_;
   int view_level_ = 0;

@@ -216,7 +216,7 @@ def catalyst_execute(info):
             sp = g.GetSpacing()
             seen['mass'] += float(rho[visible].sum()) * sp[0] * sp[1] * sp[2]
             seen['datasets'] += 1
-    rank = os.environ.get('OMPI_COMM_WORLD_RANK', '0')
+    rank = os.environ.get('OMPI_COMM_WORLD_RANK', os.environ.get('PMI_RANK', '0'))
     with open(os.path.join(os.environ['SEEN_DIR'], 'seen_%d_%s.json' % (info.timestep, rank)), 'w') as f:
         json.dump(seen, f)
 '''

@@ -95,6 +95,14 @@ def main():
     assert r["steps"] == steps and r["steps_run"] == steps - half, \
         f"the restart ran {r['steps_run']} steps to step {r['steps']}, expected {steps - half} to {steps}"
     n = same_snapshot(serial, resumed, steps, f"written on {nranks} ranks, restarted on {restart_on}")
+    # The counters the checkpoint carries: every rank's sums, carried on by the restart.
+    for key in ("cell_updates", "corrected_cells", "regrids", "blocks"):
+        assert r["diagnostics"][key]["value"] == s["diagnostics"][key]["value"], \
+            f"{key} after the restart on {restart_on}: {r['diagnostics'][key]['value']}, " \
+            f"the serial run's {s['diagnostics'][key]['value']}"
+    for key in ("mass", "energy"):
+        a, b = r["diagnostics"][key]["value"], s["diagnostics"][key]["value"]
+        assert abs(a - b) <= 1e-13 * abs(b), f"{key} after the restart: {a!r}, serial {b!r}"
     print(f"checkpoint of {nranks} ranks restarted on {restart_on}: the {n} pieces at step {steps} "
           f"bit-identical to the uninterrupted serial run")
 
