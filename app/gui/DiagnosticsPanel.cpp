@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "app/gui/Tooltips.hpp"
 #include "render/ViewRenderer.hpp"
