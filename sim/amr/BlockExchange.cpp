@@ -1,7 +1,6 @@
 // Blocks between MPI ranks: ghost refresh and repartition moves (BlockExchange.hpp).
 #include "sim/amr/BlockExchange.hpp"
 
-#include <memory>
 #include <mpi.h>
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -52,6 +52,26 @@ void wait_all(std::vector<MPI_Request>& requests, const char* what) {
   if (MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
     throw std::runtime_error(std::string("AMR block exchange: MPI failed while ") + what);
   requests.clear();
+}
+
+// Blocks in consecutive slots [slot, slot + count) of a pool, every variable, to or from a
+// buffer that holds them variable after variable (what gather_blocks packs): one copy per
+// variable. `buffer` is at `where`, the pool at its own place.
+template <class T>
+void put_blocks(const PoolView<T>& u, Location pool_where, int slot, int count, const T* buffer,
+                Location where) {
+  const std::size_t n = std::size_t(count) * std::size_t(u.stride);
+  for (int v = 0; v < u.nv; ++v)
+    copy_bytes(u.f[v] + std::int64_t(slot) * u.stride, pool_where, buffer + std::size_t(v) * n,
+               where, n * sizeof(T));
+}
+template <class T>
+void take_blocks(const PoolView<T>& u, Location pool_where, int slot, int count, T* buffer,
+                 Location where) {
+  const std::size_t n = std::size_t(count) * std::size_t(u.stride);
+  for (int v = 0; v < u.nv; ++v)
+    copy_bytes(buffer + std::size_t(v) * n, where, u.f[v] + std::int64_t(slot) * u.stride,
+               pool_where, n * sizeof(T));
 }
 
 }  // namespace
@@ -162,10 +182,16 @@ void BlockExchange<T>::share_send_buffer() {
 }
 
 template <class T>
-void BlockExchange<T>::refresh_ipc(const PoolView<T>& u, AmrBackend<T>& backend) {
+T* BlockExchange<T>::pack_on_device(const PoolView<T>& u, AmrBackend<T>& backend) {
   T* dev = static_cast<T*>(send_dev_.data());
   const int* slots = static_cast<const int*>(slots_dev_.data());
   for (const Peer& p : sends_) backend.gather_blocks(u, slots + p.first, p.count, dev + p.offset);
+  return dev;
+}
+
+template <class T>
+void BlockExchange<T>::refresh_ipc(const PoolView<T>& u, AmrBackend<T>& backend) {
+  pack_on_device(u, backend);
   cuda::synchronize();  // packed before any receiver is told so
   std::vector<MPI_Request> packed(recvs_.size()), rest;
   for (std::size_t i = 0; i < recvs_.size(); ++i)
@@ -176,16 +202,12 @@ void BlockExchange<T>::refresh_ipc(const PoolView<T>& u, AmrBackend<T>& backend)
     rest.emplace_back();
     MPI_Isend(nullptr, 0, MPI_BYTE, p.rank, kTagPacked, MPI_COMM_WORLD, &rest.back());
   }
-  const std::size_t per = std::size_t(u.stride);
   for (std::size_t i = 0; i < recvs_.size(); ++i) {
     const Peer& p = recvs_[i];
     MPI_Wait(&packed[i], MPI_STATUS_IGNORE);
     const Mapped& m = senders_.at(p.rank);
-    const T* src = static_cast<const T*>(m.ptr) + m.offset;
-    for (int v = 0; v < u.nv; ++v)
-      copy_bytes(u.f[v] + std::int64_t(local_ + p.first) * u.stride, where_,
-                 src + std::size_t(v) * std::size_t(p.count) * per, where_,
-                 std::size_t(p.count) * per * sizeof(T));
+    put_blocks(u, where_, local_ + p.first, p.count, static_cast<const T*>(m.ptr) + m.offset,
+               where_);
   }
   // A copy between device buffers may still run when cudaMemcpy returns: the senders may
   // pack again only once it is done (the first version sent "pulled" here without waiting,
@@ -211,10 +233,8 @@ void BlockExchange<T>::refresh(const PoolView<T>& u, AmrBackend<T>& backend) {
   const std::size_t per = std::size_t(u.stride);  // elements of one variable of one block
   const std::size_t nv = std::size_t(u.nv);
   if (where_ == Location::device) {
-    T* dev = static_cast<T*>(send_dev_.data());
-    const int* slots = static_cast<const int*>(slots_dev_.data());
-    for (const Peer& p : sends_) backend.gather_blocks(u, slots + p.first, p.count, dev + p.offset);
-    copy_bytes(send_host_.data(), Location::host, dev, where_, send_host_.size() * sizeof(T));
+    copy_bytes(send_host_.data(), Location::host, pack_on_device(u, backend), where_,
+               send_host_.size() * sizeof(T));
   } else {
     for (const Peer& p : sends_)
       backend.gather_blocks(u, mirror_slots_.data() + p.first, p.count,
@@ -233,12 +253,9 @@ void BlockExchange<T>::refresh(const PoolView<T>& u, AmrBackend<T>& backend) {
               MPI_COMM_WORLD, &requests.back());
   }
   wait_all(requests, "refreshing ghost blocks");
-  // A sender's blocks are consecutive ghost slots: one copy per variable.
+  // A sender's blocks are consecutive ghost slots.
   for (const Peer& p : recvs_)
-    for (std::size_t m = 0; m < nv; ++m)
-      copy_bytes(u.f[m] + std::int64_t(local_ + p.first) * u.stride, where_,
-                 recv_host_.data() + p.offset + m * std::size_t(p.count) * per, Location::host,
-                 std::size_t(p.count) * per * sizeof(T));
+    put_blocks(u, where_, local_ + p.first, p.count, recv_host_.data() + p.offset, Location::host);
 }
 
 template <class T>
@@ -291,19 +308,14 @@ void move_partitioned_blocks(BlockPool<T>& from, BlockPool<T>& to,
   }
   for (Move& m : sends) {
     m.host.resize(std::size_t(m.count) * std::size_t(nv) * per);
-    for (int v = 0; v < nv; ++v)
-      copy_bytes(m.host.data() + std::size_t(v) * std::size_t(m.count) * per, Location::host,
-                 from.block(v, m.slot), where, std::size_t(m.count) * per * sizeof(T));
+    take_blocks(from.view(), where, m.slot, m.count, m.host.data(), Location::host);
     requests.emplace_back();
     MPI_Isend(m.host.data(), m.count * nv, block.get(), m.rank, kTagMovedBlocks, MPI_COMM_WORLD,
               &requests.back());
   }
   wait_all(requests, "moving blocks to their new ranks");
   for (const Move& m : recvs)
-    for (int v = 0; v < nv; ++v)
-      copy_bytes(to.block(v, m.slot), where,
-                 m.host.data() + std::size_t(v) * std::size_t(m.count) * per, Location::host,
-                 std::size_t(m.count) * per * sizeof(T));
+    put_blocks(to.view(), where, m.slot, m.count, m.host.data(), Location::host);
 }
 
 template class BlockExchange<float>;

@@ -66,6 +66,8 @@ class BlockExchange {
   };
   void share_send_buffer();  // ipc: handles and offsets to receivers, senders' mapped
   void refresh_ipc(const PoolView<T>& u, AmrBackend<T>& backend);
+  // Gathers every receiver's blocks into the device send buffer (queued); returns it.
+  T* pack_on_device(const PoolView<T>& u, AmrBackend<T>& backend);
 
   Location where_ = Location::host;
   BlockTransport transport_ = BlockTransport::host;
