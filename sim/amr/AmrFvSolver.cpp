@@ -750,19 +750,10 @@ class AmrFvSolver final : public Solver, public Hierarchy {
       if (flags[i] > 0) wanting.push_back(indicator[i]);
     const std::int64_t allowed = room / per;
     if (parallel::allreduce_sum(std::int64_t(wanting.size())) <= allowed) return;
-    const std::vector<double> all = parallel::allgather_varying(wanting);
+    const std::vector<char> keep = strongest(parallel::allgather_varying(wanting), allowed);
     const std::vector<int> counts = parallel::allgather(std::vector<int>{int(wanting.size())});
-    std::size_t first = 0;  // this rank's first entry in `all` (rank order is curve order)
-    for (int r = 0; r < parallel::rank(); ++r) first += std::size_t(counts[std::size_t(r)]);
-    std::vector<std::size_t> order(all.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return all[a] > all[b]; });
-    std::vector<char> keep(all.size(), 0);
-    for (std::size_t i = 0; i < std::size_t(std::max<std::int64_t>(allowed, 0)) && i < order.size();
-         ++i)
-      keep[order[i]] = 1;
-    std::size_t w = first;
+    std::size_t w = 0;  // this rank's first entry among all ranks' (rank order is curve order)
+    for (int r = 0; r < parallel::rank(); ++r) w += std::size_t(counts[std::size_t(r)]);
     for (auto& f : flags)
       if (f > 0 && !keep[w++]) f = 0;
   }

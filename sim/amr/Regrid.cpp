@@ -52,14 +52,24 @@ std::vector<std::int8_t> refine_flags(const std::vector<LeafKey>& leaves,
   for (bool a : active) dims += a;
   const std::int64_t per = (std::int64_t(1) << dims) - 1;
   const std::int64_t allowed = max_new_blocks / per;
-  if (std::int64_t(want.size()) > allowed) {
-    // The strongest features first; ties by curve order, so every rank count decides alike.
-    std::stable_sort(want.begin(), want.end(),
-                     [&](std::size_t a, std::size_t b) { return indicator[a] > indicator[b]; });
-    want.resize(std::size_t(std::max<std::int64_t>(allowed, 0)));
-  }
-  for (std::size_t i : want) flags[i] = 1;
+  std::vector<double> values;
+  for (std::size_t i : want) values.push_back(indicator[i]);
+  const std::vector<char> keep = strongest(values, allowed);
+  for (std::size_t w = 0; w < want.size(); ++w)
+    if (keep[w]) flags[want[w]] = 1;
   return flags;
+}
+
+std::vector<char> strongest(const std::vector<double>& values, std::int64_t allowed) {
+  if (std::int64_t(values.size()) <= allowed) return std::vector<char>(values.size(), 1);
+  std::vector<std::size_t> order(values.size());
+  std::iota(order.begin(), order.end(), std::size_t(0));
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return values[a] > values[b]; });
+  std::vector<char> keep(values.size(), 0);
+  for (std::size_t i = 0; i < std::size_t(std::max<std::int64_t>(allowed, 0)); ++i)
+    keep[order[i]] = 1;
+  return keep;
 }
 
 std::vector<RemapTask> remap_tasks(const std::vector<LeafKey>& old_leaves,

@@ -49,6 +49,12 @@ std::vector<std::int8_t> refine_flags(const std::vector<LeafKey>& leaves,
                                       const std::array<bool, 3>& active,
                                       std::int64_t max_new_blocks);
 
+// Which of `values` (indicators of blocks that ask to refine, in curve order) may refine when
+// only `allowed` of them may: a flag per value, set for the largest values, ties in the
+// order given, so that every rank count decides alike (refine_flags on one rank, the
+// adaptive solver over every rank's blocks gathered in rank order).
+std::vector<char> strongest(const std::vector<double>& values, std::int64_t allowed);
+
 // The tasks that make each new leaf's block from the old leaves' blocks (slots are leaf
 // indices in each list). Throws std::logic_error if a new leaf has no source.
 std::vector<RemapTask> remap_tasks(const std::vector<LeafKey>& old_leaves,
