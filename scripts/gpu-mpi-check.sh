@@ -4,7 +4,7 @@
 # GPUs than ranks) and tests/mpi/compare_parallel.py requires every snapshot to be equal
 # bit for bit. Every case runs with each device transport of the ghost exchange: host
 # staging, CUDA IPC between the ranks of the node, and device pointers handed to MPI where
-# the library is CUDA-aware.
+# the library is CUDA-aware (the adaptive mesh: host staging and CUDA IPC).
 # usage: scripts/gpu-mpi-check.sh BIN_DIR OUT_DIR
 set -uo pipefail
 bin=$1
@@ -46,5 +46,21 @@ check fv-sedov-np2 2 fv/sedov --set grid.nx=40 --set grid.ny=32 --set grid.nz=24
   --set fv.bc_x=outflow --steps 12 --every 4
 check fv-sedov-np4 4 fv/sedov --set grid.n=32 --steps 12 --every 4 --precision float
 check fv-kh-np4 4 fv/kelvin-helmholtz --set grid.nx=48 --set grid.ny=48 --set grid.nz=8 --steps 12 --every 4
+# The adaptive mesh: ghost blocks through host memory and through CUDA IPC (run.ghosts = mpi is
+# refused there); every piece of 3 snapshots equal to the serial run's, regrids every 2 steps.
+amr=(fv/sedov --backend cuda --set grid.n=32 --set fv.mesh=amr --set fv.amr.block=8 --set fv.amr.max_level=2
+  --set fv.amr.regrid_every=2 --set fv.bc=periodic --set fv.blast_x=0.3)
+check_amr() {  # name, ranks, steps, run arguments...
+  local name=$1 np=$2 steps=$3
+  shift 3
+  for t in host ipc; do
+    if python3 "$here/tests/mpi/compare_amr_parallel.py" "$bin/fluxview" "$np" "$out/work/$name-$t" "$steps" \
+         -- "${amr[@]}" "$@" --set run.ghosts=$t >"$out/$name-$t.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+    echo "$name (np $np, ghosts $t): $r: $(tail -1 "$out/$name-$t.log")" | tee -a "$out/mpi-gpu.log"
+  done
+}
+check_amr amr-sedov-np2 2 20
+check_amr amr-sedov-float-tracer-np3 3 16 --precision float --set fv.tracer=true
+check_amr amr-sedov-np4 4 12
 rm -rf "$out/work"
 exit $status

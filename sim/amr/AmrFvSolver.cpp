@@ -511,10 +511,10 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     throw std::out_of_range("fv solver has no field '" + name + "' (it has " + names + ")");
   }
 
-  // How ghost blocks travel between ranks on the device: through host memory (run.ghosts =
-  // auto or host), or device to device through CUDA IPC where every rank runs on one node
-  // and the run asks for it (run.ghosts = ipc). IPC is not the automatic choice yet: its
-  // last fix (BlockExchange.cpp, refresh_ipc) has not been run on a GPU. Collective.
+  // How ghost blocks travel between ranks on the device: device to device through CUDA IPC
+  // where every rank runs on one node (run.ghosts = auto or ipc; the uniform grid's order,
+  // less CUDA-aware MPI), through host memory across nodes or when asked (run.ghosts =
+  // host); ipc across nodes and mpi are refused. Collective.
   void choose_block_transport(const ParamSet& p) {
     block_transport_ = BlockTransport::host;
     if (where_ != Location::device || parallel::size() == 1) return;
@@ -524,12 +524,13 @@ class AmrFvSolver final : public Solver, public Hierarchy {
           "run.ghosts = mpi: the adaptive mesh's ghost blocks travel through host memory or "
           "device to device through CUDA IPC (ranks on one node), not as device buffers handed "
           "to MPI; allowed with fv.mesh = amr: auto, host, ipc");
-    if (choice != GhostTransportChoice::ipc) return;
-    if (!parallel::all_ranks_on_one_node())
+    if (choice == GhostTransportChoice::host) return;
+    const bool one_node = parallel::all_ranks_on_one_node();
+    if (choice == GhostTransportChoice::ipc && !one_node)
       throw ConfigError(
           "run.ghosts = ipc: the MPI ranks run on several nodes, which CUDA IPC cannot reach; "
           "allowed there: auto or host");
-    block_transport_ = BlockTransport::ipc;
+    if (one_node) block_transport_ = BlockTransport::ipc;
   }
 
   // What ghost filling needs beyond the shape: the momentum a reflecting face negates.
