@@ -101,8 +101,8 @@ int run_command(const RunOptions& o) {
                        quiet);
   if (!quiet) {
     std::cerr << "fluxview: " << sc.name << " on " << to_string(setup.backend) << " ("
-              << to_string(setup.precision) << "), grid " << solver.grid().n[0] << "x"
-              << solver.grid().n[1] << "x" << solver.grid().n[2] << ", dt " << solver.dt() << " s, "
+              << to_string(setup.precision) << "), " << grid_summary(solver) << ", dt "
+              << solver.dt() << " s, "
               << (setup.end.until > 0 ? "until t = " + format_value(setup.end.until) + " s"
                                       : std::to_string(setup.max_steps) + " steps")
               << "; " << progress.output_summary() << "\n";

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/amr/AmrHierarchy.hpp"
 #include "sim/core/Grid.hpp"
 #include "sim/core/Scenario.hpp"
 #include "sim/core/Types.hpp"
@@ -70,14 +71,43 @@ std::string format_bytes(double v) {
   return b;
 }
 
+std::string grid_summary(const Solver& solver) {
+  const auto& n = solver.grid().n;
+  const std::string view =
+      std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" + std::to_string(n[2]);
+  const amr::Hierarchy* h = amr::hierarchy_of(solver);
+  if (!h) return "grid " + view;
+  const auto top = h->top_cells(), b = h->block_cells();
+  std::string block;
+  for (int a = 0; a < 3; ++a)
+    if (b[a] > 1) block += (block.empty() ? "" : "x") + std::to_string(b[a]);
+  const double blocks = solver.cells_per_step() / (double(b[0]) * b[1] * b[2]);
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "adaptive mesh: top grid %dx%dx%d, %d levels below it, %.0f blocks of %s "
+                "cells (views %s)",
+                top[0], top[1], top[2], h->max_level(), blocks, block.c_str(), view.c_str());
+  return line;
+}
+
 RunProgress::RunProgress(const Solver& solver, const RunPlan& plan, bool quiet)
     : solver_(solver), plan_(plan), quiet_(quiet), start_time_(solver.time()) {
   // A snapshot holds every field of the whole grid (appended raw binary, a small header);
-  // a checkpoint the state arrays, about as many as the fields.
-  const double cells = double(solver.grid().cells());
+  // a checkpoint the state arrays, about as many as the fields. On the adaptive mesh the
+  // grid is only the view's: a snapshot holds the leaf blocks' cells (now; regrids change
+  // them) and, in the .vthb, their ancestors, at most a third more in 2D and a seventh in
+  // 3D; a checkpoint the leaves.
+  double cells = double(solver.grid().cells());
+  if (const amr::Hierarchy* h = amr::hierarchy_of(solver)) {
+    int dims = 0;
+    for (int n : h->block_cells()) dims += n > 1;
+    cells = solver.cells_per_step() * (1 + 1.0 / double((1 << dims) - 1));
+  }
   const double word = solver.precision() == Precision::f64 ? 8 : 4;
   snapshot_bytes_ = cells * word * double(solver.fields().size()) + 4096;
-  checkpoint_bytes_ = snapshot_bytes_;
+  checkpoint_bytes_ = amr::hierarchy_of(solver)
+                          ? solver.cells_per_step() * word * double(solver.fields().size())
+                          : snapshot_bytes_;
   last_line_ = Clock::now();
 }
 

@@ -29,6 +29,9 @@ void announce_setup(const Scenario& sc, BackendKind backend);
 std::string format_duration(double seconds);
 // "5.6 GB", "41 MB", "800 kB".
 std::string format_bytes(double bytes);
+// The grid a run line names: "grid NXxNYxNZ", or on the adaptive mesh its top grid, levels,
+// blocks now and the views' grid.
+std::string grid_summary(const Solver& solver);
 
 class RunProgress {
  public:

@@ -12,6 +12,9 @@
 //                            the host path, which takes seconds at 512^3)
 //   render_bench volume-frames [N]  frames per second of the volume, isosurface and
 //                            combined views at 1280x720 while an N^3 float run steps
+//   render_bench amr-slice [LEVELS]  time the 2D view's update of the paper's cloud on the
+//                            adaptive mesh (LEVELS below its 64^3 top grid, default 6: a
+//                            4096^2 plane), the 3D view's slices, and the 256^3 view grid
 // Prints one JSON object per measurement. Needs a CUDA device and headless EGL.
 #include <chrono>
 #include <cstdint>
@@ -21,6 +24,7 @@
 #include <initializer_list>
 #include <iostream>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -31,6 +35,7 @@
 #include "render/VolumeBricks.hpp"
 #include "render/VolumeInterop.hpp"
 #include "render/VolumeTexture.hpp"
+#include "sim/amr/AmrHierarchy.hpp"
 #include "sim/core/Buffer.hpp"
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/Scenario.hpp"
@@ -359,6 +364,44 @@ void volume_frames_bench(int n) {
 
 }  // namespace
 
+// The adaptive mesh's slices: the paper's cloud (fv/cloud-disruption-amr, CUDA, double,
+// its first mesh with `levels` levels below the 64^3 top grid). Times the 2D view's update
+// (one plane at the finest level the planes reach, resampled from the blocks and written
+// into the texture), the 3D view's three slices, and the resampling onto the 256^3 view
+// grid alone (what the 2D view cost when its slice came from that grid).
+void amr_slice_bench(int levels) {
+  OffscreenRenderer off(64, 64);  // only for the context
+  std::fprintf(stderr, "context: %s\n", off.context().description().c_str());
+  const Scenario sc =
+      load_scenario("fv/cloud-disruption-amr", {"fv.amr.max_level=" + std::to_string(levels)});
+  auto solver = find_family(sc.solver).create(BackendKind::cuda, Precision::f64);
+  solver->reset(sc.params);
+  solver->synchronize();
+  const amr::Hierarchy* h = amr::hierarchy_of(*solver);
+  if (!h) throw std::runtime_error("fv/cloud-disruption-amr is not on the adaptive mesh");
+  ViewSettings vs;
+  vs.field = "rho";
+  const int reps = 20;
+  const auto print = [&](const char* what, int texels, std::pair<double, double> ms) {
+    std::printf(
+        "{\"what\": \"%s\", \"blocks\": %zu, \"plane_level\": %d, \"view_grid\": %d, "
+        "\"texels\": %d, \"ms_back_to_back\": %.4f, \"ms_each_waited\": %.4f}\n",
+        what, h->local_blocks().size(), h->plane_level(), solver->grid().n[0], texels, ms.first,
+        ms.second);
+    std::fflush(stdout);
+  };
+  vs.mode = ViewMode::slice2d;
+  const auto two_d = time_updates([&] { off.renderer().update(*solver, vs); }, reps);
+  const SliceTexture& t = off.renderer().shown_texture();
+  print("amr_2d_view_update", t.width() * t.height(), two_d);
+  vs.mode = ViewMode::slices3d;
+  print("amr_3d_slices_update", 3 * t.width() * t.height(),
+        time_updates([&] { off.renderer().update(*solver, vs); }, reps));
+  const Grid& g = solver->grid();
+  print("amr_view_grid_resample", g.n[0] * g.n[1],
+        time_updates([&] { (void)solver->view("rho"); }, reps));
+}
+
 int main(int argc, char** argv) {
   const std::string what = argc > 1 ? argv[1] : "slice";
   if (cuda::device_count() == 0) {
@@ -375,10 +418,12 @@ int main(int argc, char** argv) {
       volume_bench(argc > 2 ? std::stoi(argv[2]) : 256, argc > 3);
     else if (what == "volume-frames")
       volume_frames_bench(argc > 2 ? std::stoi(argv[2]) : 256);
+    else if (what == "amr-slice")
+      amr_slice_bench(argc > 2 ? std::stoi(argv[2]) : 6);
     else {
       std::fprintf(stderr,
                    "usage: render_bench slice [N] | frames [N [PATH]] | volume [N [device]] | "
-                   "volume-frames [N]\n");
+                   "volume-frames [N] | amr-slice [LEVELS]\n");
       return 2;
     }
   } catch (const std::exception& e) {

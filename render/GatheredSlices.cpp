@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "render/FinerPlanes.hpp"
 #include "render/SliceTexture.hpp"
 #include "sim/core/Parallel.hpp"
 #include "sim/core/Reduce.hpp"
@@ -25,16 +26,30 @@ bool cuts(const std::array<int, 3>& o, const std::array<int, 3>& n, int axis, in
 GatheredSlices gather_slices(const Solver& s, const ViewSettings& vs) {
   GatheredSlices g;
   g.field = vs.field.empty() ? s.fields().at(0).name : vs.field;
-  const FieldView v = s.view(g.field);
-  g.unit = v.unit;
   g.grid = s.grid();
-  const std::array<int, 3> offset = g.grid.offset, local = v.layout.n;
+  const std::array<int, 3> offset = g.grid.offset;
   g.grid.offset = {0, 0, 0};
   g.plan = plan_slices(g.grid.n, vs);
-
-  // This rank's pieces of the shown slices, one after the other in axis order.
+  // The adaptive mesh's finer planes: whole on every rank, rank 0 keeps its own. The 2D
+  // view of one needs nothing of the view grid (as ViewRenderer::update).
+  const FinerPlanes planes = finer_planes(s, g.field, g.plan);
+  const auto& shown_plane = planes[std::size_t(vs.axis)];
+  const bool plane_only = vs.mode == ViewMode::slice2d && shown_plane.has_value();
+  const FieldView v = plane_only ? *shown_plane : s.view(g.field);
+  g.unit = v.unit;
+  const std::array<int, 3> local = v.layout.n;
+  for (int a = 0; a < 3; ++a) {
+    if (!planes[std::size_t(a)] || !parallel::is_root()) continue;
+    const FieldView& p = *planes[std::size_t(a)];
+    const auto ax = slice_axes(a);
+    g.size[a] = {p.layout.n[ax[0]], p.layout.n[ax[1]]};
+    g.values[a].resize(std::size_t(g.size[a][0]) * g.size[a][1]);
+    copy_slice_to_host(p, {a, 0}, g.values[a].data());
+  }
+  // This rank's pieces of the other shown slices, one after the other in axis order.
   std::vector<float> mine;
   for (int a = 0; a < 3; ++a) {
+    if (planes[std::size_t(a)]) continue;
     if (!g.plan.shown[a] || !cuts(offset, local, a, g.plan.index[a])) continue;
     const auto ax = slice_axes(a);
     const std::size_t at = mine.size();
@@ -71,7 +86,7 @@ GatheredSlices gather_slices(const Solver& s, const ViewSettings& vs) {
   }
 
   for (int a = 0; a < 3; ++a)
-    if (g.plan.shown[a]) {
+    if (g.plan.shown[a] && !planes[std::size_t(a)]) {
       const auto ax = slice_axes(a);
       g.values[a].resize(std::size_t(g.grid.n[ax[0]]) * g.grid.n[ax[1]]);
     }
@@ -81,7 +96,7 @@ GatheredSlices gather_slices(const Solver& s, const ViewSettings& vs) {
     const std::array<int, 3> n{boxes[6 * r + 3], boxes[6 * r + 4], boxes[6 * r + 5]};
     const std::size_t first = at;
     for (int a = 0; a < 3; ++a) {
-      if (!g.plan.shown[a] || !cuts(o, n, a, g.plan.index[a])) continue;
+      if (planes[std::size_t(a)] || !g.plan.shown[a] || !cuts(o, n, a, g.plan.index[a])) continue;
       const auto ax = slice_axes(a);
       const int w = g.grid.n[ax[0]];
       if (at + std::size_t(n[ax[0]]) * n[ax[1]] > all.size())

@@ -24,6 +24,9 @@ struct GatheredSlices {
   // Each shown slice, n[u] x n[v] floats, u fastest (the texture axes of slice_axes);
   // empty on ranks other than 0 and for slices not shown.
   std::array<std::vector<float>, 3> values;
+  // Each shown slice's texels (u, v) where it is finer than the grid (FinerPlanes: every
+  // rank holds the whole plane, rank 0 takes its own); {0, 0}: the grid's cells.
+  std::array<std::array<int, 2>, 3> size{};
   // The whole field's min and max (where the view's range is automatic): the same
   // numbers a serial run's field_stats gives, reduced over the ranks.
   double min = 0, max = 0;

@@ -69,13 +69,30 @@ void SliceRenderer::update(const FieldView& v, const SlicePlan& plan, UploadPath
   }
 }
 
+void SliceRenderer::update(const FieldView& v, const SlicePlan& plan, const FinerPlanes& planes,
+                           UploadPath path) {
+  bool finer = false;
+  for (int a = 0; a < 3; ++a) finer = finer || (plan.shown[a] && planes[std::size_t(a)]);
+  if (!finer) return update(v, plan, path);
+  plan_ = plan;
+  cells_ = v.layout.n;
+  for (int a = 0; a < 3; ++a) {
+    if (!plan_.shown[a]) continue;
+    if (const auto& p = planes[std::size_t(a)])
+      slices_[a]->update(*p, {a, 0}, path);
+    else
+      slices_[a]->update(v, {a, plan_.index[a]}, path);
+  }
+}
+
 void SliceRenderer::update(const GatheredSlices& g) {
   plan_ = g.plan;
   cells_ = g.grid.n;
   for (int a = 0; a < 3; ++a) {
     if (!plan_.shown[a]) continue;
     const auto ax = slice_axes(a);
-    const int w = cells_[ax[0]], h = cells_[ax[1]];
+    const int w = g.size[a][0] ? g.size[a][0] : cells_[ax[0]];
+    const int h = g.size[a][1] ? g.size[a][1] : cells_[ax[1]];
     if (g.values[a].size() != std::size_t(w) * h)
       throw std::invalid_argument("slice normal to axis " + std::to_string(a) + " holds " +
                                   std::to_string(g.values[a].size()) + " values, not " +

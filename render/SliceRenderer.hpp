@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "render/FinerPlanes.hpp"
 #include "render/GatheredSlices.hpp"
 #include "render/GlResources.hpp"
 #include "render/Mat4.hpp"
@@ -30,6 +31,11 @@ class SliceRenderer {
   // shown slices at once: written by one batch of kernels with one host wait into shared
   // memory, or with one map of their textures.
   void update(const FieldView& v, const SlicePlan& plan, UploadPath path = UploadPath::automatic);
+  // The same, where a given plane (n[axis] = 1; FinerPlanes) replaces the slice of `v`
+  // normal to its axis; each slice then takes its own upload. `v` may be the plane itself
+  // where it is the only slice shown (the 2D view).
+  void update(const FieldView& v, const SlicePlan& plan, const FinerPlanes& planes,
+              UploadPath path = UploadPath::automatic);
   // The same from slices already on the host: what rank 0 of an MPI run gathered.
   void update(const GatheredSlices& g);
 
@@ -56,7 +62,7 @@ class SliceRenderer {
   GLuint vao_ = 0, vbo_ = 0;
   std::array<std::unique_ptr<SliceTexture>, 3> slices_;
   SlicePlan plan_;
-  std::array<int, 3> cells_{1, 1, 1};  // of the field shown, per axis
+  std::array<int, 3> cells_{1, 1, 1};  // of the view grid, per axis (places the 3D slices)
 };
 
 }  // namespace fluxview::render

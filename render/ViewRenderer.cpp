@@ -7,6 +7,7 @@
 #include <string>
 
 #include "render/ColorbarTicks.hpp"
+#include "render/FinerPlanes.hpp"
 #include "sim/amr/AmrHierarchy.hpp"
 #include "sim/core/Reduce.hpp"
 
@@ -113,15 +114,21 @@ FieldView ViewRenderer::resolve_field(const Solver& s, const std::string& name,
 
 void ViewRenderer::update(const Solver& s, const ViewSettings& vs, UploadPath path) {
   field_ = vs.field.empty() ? s.fields().at(0).name : vs.field;
-  const FieldView v = resolve_field(s, field_, derived_);
+  grid_ = s.grid();
+  axis_2d_ = vs.axis;
+  const SlicePlan plan = plan_slices(grid_.n, vs);
+  const FinerPlanes planes = finer_planes(s, field_, plan);
+  // The 2D view of a finer plane needs nothing of the view grid (on the adaptive mesh a
+  // resampling of up to 256^3 cells); otherwise the field on the view grid. Its colours
+  // span what it shows.
+  const auto& shown_plane = planes[std::size_t(vs.axis)];
+  const bool plane_only = vs.mode == ViewMode::slice2d && shown_plane.has_value();
+  const FieldView v = plane_only ? *shown_plane : resolve_field(s, field_, derived_);
   // A path pinned by the user (--upload-path) is for device fields; a host field has only
   // the host path.
   if (v.where != Location::device) path = UploadPath::automatic;
   unit_ = v.unit;
-  grid_ = s.grid();
-  axis_2d_ = vs.axis;
-  const SlicePlan plan = plan_slices(v.layout.n, vs);
-  if (plan.shown[0] || plan.shown[1] || plan.shown[2]) slices_->update(v, plan, path);
+  if (plan.shown[0] || plan.shown[1] || plan.shown[2]) slices_->update(v, plan, planes, path);
   const FieldStats st = vs.auto_range ? field_stats(v) : FieldStats{};
   range_ = resolve_colour_range(st.min, st.max, vs.auto_range, vs.lo, vs.hi, vs.log_scale);
 
@@ -369,10 +376,17 @@ std::optional<ViewRenderer::Probe> ViewRenderer::probe(double px, double py) con
   const int v =
       std::clamp(int((py - slice_rect_.y) / slice_rect_.h * t.height()), 0, t.height() - 1);
   Probe p;
+  // The texture may be finer than the view grid (FinerPlanes): place the pixel by its
+  // fraction of the slice, and name the view-grid cell holding it.
   p.cell[axis_2d_] = slices_->plan().index[axis_2d_];
-  p.cell[ax[0]] = u;
-  p.cell[ax[1]] = v;
-  for (int a = 0; a < 3; ++a) p.position[a] = grid_.coord(a, p.cell[a]);
+  p.position[axis_2d_] = grid_.coord(axis_2d_, p.cell[axis_2d_]);
+  const int texel[2] = {u, v}, texels[2] = {t.width(), t.height()};
+  for (int k = 0; k < 2; ++k) {
+    const int a = ax[std::size_t(k)];
+    const double f = (texel[k] + 0.5) / texels[k];
+    p.cell[a] = std::min(int(f * grid_.n[a]), grid_.n[a] - 1);
+    p.position[a] = grid_.coord(a, 0) + (f * grid_.n[a] - 0.5) * grid_.spacing[a];
+  }
   p.value = t.value_at(u, v);
   return p;
 }

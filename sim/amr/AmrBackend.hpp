@@ -49,6 +49,7 @@ struct ResampleTask {
   int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};  // cells of the uniform grid
   int shift = 0;              // level of the block minus level of the grid (either sign)
   int origin[3] = {0, 0, 0};  // the block's first cell in cells of its own level
+  int first[3] = {0, 0, 0};   // the grid cell held at the output's index 0 (a plane's offset)
 };
 
 // `what` of resample and pack: density, or an fv::Derived.

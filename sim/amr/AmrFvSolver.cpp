@@ -25,6 +25,7 @@
 #include <iterator>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -64,8 +65,8 @@ constexpr DerivedInfo kDerived[] = {
 };
 
 // Cells of the uniform grid that view() resamples onto: the deepest level whose grid has
-// at most this many cells (16.7 M: 256^3), so that snapshots and slices of a deep
-// hierarchy stay the size of a uniform run's.
+// at most this many cells (16.7 M: 256^3), so that snapshots and 3D views of a deep
+// hierarchy stay the size of a uniform run's; also of the planes of plane_view() (4096^2).
 constexpr double kViewCells = 16777216.0;
 
 // The phases of a step that `fluxview bench` times (Hierarchy::phase_seconds): the block
@@ -151,6 +152,19 @@ class AmrFvSolver final : public Solver, public Hierarchy {
       for (int a = 0; a < 3; ++a) cells *= shape.active[a] ? double(top_[a]) * (1 << l) : 1.0;
       if (cells <= kViewCells) view_level_ = l;
     }
+    // The plane grid: the deepest level whose largest plane has at most kViewCells cells
+    // (4096^2: the paper's cloud, top grid 64^3 and six levels, at its finest).
+    plane_level_ = 0;
+    for (int l = 1; l <= cfg_.max_level; ++l) {
+      double largest = 0;
+      for (int axis = 0; axis < 3; ++axis) {
+        double cells = 1;
+        for (int a = 0; a < 3; ++a)
+          if (a != axis && shape.active[a]) cells *= double(top_[a]) * (1 << l);
+        largest = std::max(largest, cells);
+      }
+      if (largest <= kViewCells) plane_level_ = l;
+    }
     grid_ = Grid{};
     grid_.ghost = 0;
     grid_.centering = Centering::cell;
@@ -198,27 +212,8 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     prepare_resample();
     Field<T>& out = derived_[slot];
     if (out.layout().n != grid_.n || out.where() != where_) out = Field<T>(grid_.n, 0, where_);
-    const ResampleTask* tasks = where_ == Location::device
-                                    ? static_cast<const ResampleTask*>(resample_dev_.data())
-                                    : resample_tasks_.data();
-    if (parallel::size() == 1) {
-      mesh_->backend().resample(mesh_->state().view(), tasks, int(resample_tasks_.size()),
-                                out.layout(), ph_, what, out.data());
-    } else {
-      // Into a zeroed grid of its own, so that `out` (which a caller may still hold a view
-      // of) stays where it is.
-      Field<T> mine(grid_.n, 0, where_);
-      mesh_->backend().resample(mesh_->state().view(), tasks, int(resample_tasks_.size()),
-                                mine.layout(), ph_, what, mine.data());
-      const std::size_t count = std::size_t(out.layout().bytes()) / sizeof(T);
-      std::vector<T> host(count);
-      copy_bytes(host.data(), Location::host, mine.data(), where_, count * sizeof(T));
-      parallel::allreduce_sum(host.data(), count);
-      copy_bytes(out.data(), where_, host.data(), Location::host, count * sizeof(T));
-    }
-    const char* unit =
-        slot == 0 ? "kg/m^3" : kDerived[slot - 1].unit;  // kDerived is in Derived order
-    return out.view(name, unit, Centering::cell);
+    resample_into(resample_tasks_, resample_dev_, what, out);
+    return out.view(name, field_unit(what), Centering::cell);
   }
 
   // ---- Hierarchy ----
@@ -244,6 +239,32 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     }
     return out;
   }
+  // The plane on the uniform grid of plane_level_ (finer than the view grid where the
+  // hierarchy is deeper than view_level_): each cell from the leaf block holding its
+  // centre, resampled on the solver's backend by the same tasks as view(), limited to the
+  // plane. Every plane's cells are rebuilt each call (the block list of a plane is short).
+  FieldView plane_view(const std::string& field, int axis, double at) const override {
+    if (axis < 0 || axis > 2) throw std::invalid_argument("plane axis must be 0, 1 or 2");
+    const int what = field_code(field);
+    std::array<int, 3> n{1, 1, 1};
+    for (int a = 0; a < 3; ++a) n[a] = mesh_->shape().active[a] ? top_[a] << plane_level_ : 1;
+    const int index = std::clamp(int(std::floor(at * n[axis])), 0, n[axis] - 1);
+    std::vector<ResampleTask> tasks;
+    for (int b = 0; b < mesh_->blocks(); ++b) {
+      std::optional<ResampleTask> t = resample_task(b, plane_level_);
+      if (!t || t->lo[axis] > index || t->hi[axis] <= index) continue;
+      t->lo[axis] = index;
+      t->hi[axis] = index + 1;
+      t->first[axis] = index;
+      tasks.push_back(*t);
+    }
+    n[axis] = 1;
+    Field<T>& out = planes_[std::size_t(axis)];
+    if (out.layout().n != n || out.where() != where_) out = Field<T>(n, 0, where_);
+    resample_into(tasks, plane_dev_, what, out);
+    return out.view(field, field_unit(what), Centering::cell);
+  }
+  int plane_level() const override { return plane_level_; }
   HostArray block_values(const std::string& field) const override {
     const int what = field_code(field);
     const int blocks = mesh_->blocks();
@@ -810,47 +831,78 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     return m.str();
   }
 
+  // The task that resamples local block `b` onto the uniform grid of `level`: the grid
+  // cells whose centres lie in the block; none where the block holds no centre.
+  std::optional<ResampleTask> resample_task(int b, int level) const {
+    const int B = cfg_.block;
+    const MeshShape& s = mesh_->shape();
+    const BlockInfo& info = mesh_->info()[std::size_t(b)];
+    ResampleTask t;
+    t.slot = b;
+    t.shift = info.level - level;
+    for (int a = 0; a < 3; ++a) {
+      if (!s.active[a]) {
+        t.lo[a] = 0;
+        t.hi[a] = 1;
+        continue;
+      }
+      t.origin[a] = info.idx[a] * B;
+      if (t.shift >= 0) {
+        // Grid cells whose centres, (g + 1/2) 2^shift in block-level cells, lie in the block.
+        const double scale = std::ldexp(1.0, t.shift);
+        t.lo[a] = int(std::ceil(t.origin[a] / scale - 0.5));
+        t.hi[a] = int(std::ceil((t.origin[a] + B) / scale - 0.5));
+      } else {
+        t.lo[a] = t.origin[a] << -t.shift;
+        t.hi[a] = (t.origin[a] + B) << -t.shift;
+      }
+      if (t.hi[a] <= t.lo[a]) return std::nullopt;
+    }
+    return t;
+  }
+
   // The tasks that resample the local blocks onto the view grid, rebuilt after a regrid.
   void prepare_resample() const {
     if (resample_level_ == view_level_) return;
     resample_tasks_.clear();
-    const int B = cfg_.block;
-    const MeshShape& s = mesh_->shape();
-    for (int b = 0; b < mesh_->blocks(); ++b) {
-      const BlockInfo& info = mesh_->info()[std::size_t(b)];
-      ResampleTask t;
-      t.slot = b;
-      t.shift = info.level - view_level_;
-      bool empty = false;
-      for (int a = 0; a < 3; ++a) {
-        if (!s.active[a]) {
-          t.lo[a] = 0;
-          t.hi[a] = 1;
-          continue;
-        }
-        t.origin[a] = info.idx[a] * B;
-        if (t.shift >= 0) {
-          // Grid cells whose centres, (g + 1/2) 2^shift in block-level cells, lie in the block.
-          const double scale = std::ldexp(1.0, t.shift);
-          t.lo[a] = int(std::ceil(t.origin[a] / scale - 0.5));
-          t.hi[a] = int(std::ceil((t.origin[a] + B) / scale - 0.5));
-        } else {
-          t.lo[a] = t.origin[a] << -t.shift;
-          t.hi[a] = (t.origin[a] + B) << -t.shift;
-        }
-        empty = empty || t.hi[a] <= t.lo[a];
-      }
-      if (!empty) resample_tasks_.push_back(t);
-    }
-    if (where_ == Location::device) {
-      const std::size_t bytes =
-          std::max<std::size_t>(1, resample_tasks_.size() * sizeof(ResampleTask));
-      if (resample_dev_.bytes() < bytes) resample_dev_ = Buffer(where_, bytes);
-      if (!resample_tasks_.empty())
-        copy_bytes(resample_dev_.data(), where_, resample_tasks_.data(), Location::host,
-                   resample_tasks_.size() * sizeof(ResampleTask));
-    }
+    for (int b = 0; b < mesh_->blocks(); ++b)
+      if (const std::optional<ResampleTask> t = resample_task(b, view_level_))
+        resample_tasks_.push_back(*t);
     resample_level_ = view_level_;
+  }
+
+  // Field `what` of the local blocks into `out` by `tasks` (copied to `dev` on the device).
+  // Under MPI every rank resamples its blocks onto a zeroed grid and the grids are summed
+  // (each cell lies in exactly one rank's block, so the sum is that cell's value, exactly):
+  // every rank holds the whole of `out`. Collective then.
+  void resample_into(const std::vector<ResampleTask>& tasks, Buffer& dev, int what,
+                     Field<T>& out) const {
+    const ResampleTask* list = tasks.data();
+    if (where_ == Location::device) {
+      const std::size_t bytes = std::max<std::size_t>(1, tasks.size() * sizeof(ResampleTask));
+      if (dev.bytes() < bytes) dev = Buffer(where_, bytes);
+      if (!tasks.empty()) copy_bytes(dev.data(), where_, tasks.data(), Location::host, bytes);
+      list = static_cast<const ResampleTask*>(dev.data());
+    }
+    if (parallel::size() == 1) {
+      mesh_->backend().resample(mesh_->state().view(), list, int(tasks.size()), out.layout(), ph_,
+                                what, out.data());
+      return;
+    }
+    // Into a zeroed grid of its own, so that `out` (which a caller may still hold a view of)
+    // stays where it is.
+    Field<T> mine(out.layout().n, 0, where_);
+    mesh_->backend().resample(mesh_->state().view(), list, int(tasks.size()), mine.layout(), ph_,
+                              what, mine.data());
+    const std::size_t count = std::size_t(out.layout().bytes()) / sizeof(T);
+    std::vector<T> host(count);
+    copy_bytes(host.data(), Location::host, mine.data(), where_, count * sizeof(T));
+    parallel::allreduce_sum(host.data(), count);
+    copy_bytes(out.data(), where_, host.data(), Location::host, count * sizeof(T));
+  }
+
+  static const char* field_unit(int what) {
+    return what == kDensity ? "kg/m^3" : kDerived[what].unit;  // kDerived is in Derived order
   }
 
   BackendKind backend_;
@@ -875,9 +927,12 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   mutable int resample_level_ = -1;
   mutable std::vector<ResampleTask> resample_tasks_;
   mutable Buffer resample_dev_;
-  mutable std::vector<Field<T>> derived_;  // rho, then the derived fields: filled by view()
-  Buffer scalars_;                         // [0] corrected-cell count, [1] next CFL rate bits
-  bool timing_ = false;                    // phases timed (fluxview bench), not state
+  int plane_level_ = 0;                     // of plane_view(): deeper than view_level_
+  mutable std::array<Field<T>, 3> planes_;  // plane_view()'s, one per axis
+  mutable Buffer plane_dev_;                // its tasks on the device
+  mutable std::vector<Field<T>> derived_;   // rho, then the derived fields: filled by view()
+  Buffer scalars_;                          // [0] corrected-cell count, [1] next CFL rate bits
+  bool timing_ = false;                     // phases timed (fluxview bench), not state
   double phase_seconds_[kPhases] = {};
 };
 

@@ -142,7 +142,8 @@ struct ResampleBody {
                         : (g[a] >> -task.shift);
       s[a] = active[a] ? f - task.origin[a] : 0;
     }
-    out[grid.index(i, j, k)] = field_value(u, u.cell(task.slot, s[0], s[1], s[2]), ph, what);
+    out[grid.index(i - task.first[0], j - task.first[1], k - task.first[2])] =
+        field_value(u, u.cell(task.slot, s[0], s[1], s[2]), ph, what);
   }
 };
 

@@ -2,7 +2,8 @@
 // solution, no worse than 1.2 times the uniform run at the finest resolution while
 // updating at most half as many cells; conservation to round-off over many regrids with
 // periodic boundaries (3D and 2D, with refluxing at every coarse-fine face); bad AMR
-// parameters refused naming the key.
+// parameters refused naming the key; planes of the hierarchy finer than the view grid, each
+// cell from the leaf holding it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -174,6 +176,66 @@ TEST(AmrParams, BadParametersAreRefusedNamingTheKey) {
   EXPECT_NE(deep.find("fit in host memory"), std::string::npos) << deep;
   // And the uniform mesh ignores the AMR keys.
   EXPECT_EQ(refused({"grid.n=20", "fv.amr.block=12"}), "");
+}
+
+TEST(AmrPlanes, EachCellOfAPlaneFromTheLeafHoldingItFinerThanTheView) {
+  // Top grid 16^3 in blocks of 8 and five levels: the view grid stops at level 4 (256^3),
+  // the planes go to level 5 (512^2), where the blast's blocks are.
+  auto s = make_solver("fv/sedov", {"grid.n=16", "fv.mesh=amr", "fv.amr.block=8",
+                                    "fv.amr.max_level=5", "fv.blast_radius=0.02"});
+  s->advance(2);
+  const amr::Hierarchy* h = amr::hierarchy_of(*s);
+  ASSERT_NE(h, nullptr);
+  EXPECT_EQ(s->grid().n[0], 256);
+  ASSERT_EQ(h->plane_level(), 5);
+  const auto blocks = h->local_blocks();
+  int deepest = 0;
+  std::map<std::array<int, 4>, std::size_t> index;
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    deepest = std::max(deepest, blocks[k].level);
+    index[{blocks[k].level, blocks[k].idx[0], blocks[k].idx[1], blocks[k].idx[2]}] = k;
+  }
+  ASSERT_EQ(deepest, 5);
+  const int B = 8, n = 16 << 5;
+  for (const std::string field : {"rho", "p"}) {
+    const HostArray values = h->block_values(field);
+    for (int axis = 0; axis < 3; ++axis) {
+      // Through the blast's centre: the cell holding 0.5 + a quarter cell.
+      const FieldView plane = h->plane_view(field, axis, 0.5 + 0.25 / n);
+      ASSERT_EQ(plane.layout.n[axis], 1);
+      const HostArray got = gather_interior(plane);
+      const int u = axis == 0 ? 1 : 0, v = axis == 2 ? 1 : 2;
+      ASSERT_EQ(plane.layout.n[u], n);
+      ASSERT_EQ(plane.layout.n[v], n);
+      int mismatches = 0, finer = 0;
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+          std::array<double, 3> x;
+          x[axis] = (n / 2 + 0.5) / n;
+          x[u] = (i + 0.5) / n;
+          x[v] = (j + 0.5) / n;
+          // The leaf holding x: the deepest level with a block there.
+          double expected = std::nan("");
+          for (int l = 5; l >= 0 && std::isnan(expected); --l) {
+            const int cells = 16 << l;
+            std::array<int, 4> key{l, 0, 0, 0};
+            std::array<int, 3> c;
+            for (int a = 0; a < 3; ++a) {
+              c[a] = int(x[a] * cells);
+              key[a + 1] = c[a] / B;
+            }
+            const auto it = index.find(key);
+            if (it == index.end()) continue;
+            const int cell = (c[0] % B) + B * ((c[1] % B) + B * (c[2] % B));
+            expected = values.at(std::int64_t(it->second) * B * B * B + cell);
+            finer += l == 5;
+          }
+          mismatches += got.at(std::int64_t(j) * n + i) != expected;
+        }
+      EXPECT_EQ(mismatches, 0) << field << " normal to axis " << axis;
+      EXPECT_GT(finer, 0) << "no level-5 cell on the plane normal to axis " << axis;
+    }
+  }
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // Headless drawing through EGL (Mesa in CI, NVIDIA on the GPU machine): the hot-wall
 // problem must show its hot side in the colormap's top colour and its cold side in the
 // bottom one, with a colour bar that spans the map; PNGs written by `fluxview run
-// --render-every` must say the same.
+// --render-every` must say the same. The adaptive mesh's slices hold its finest blocks.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <algorithm>
@@ -26,6 +26,7 @@
 #include "render/GlResources.hpp"
 #include "render/Image.hpp"
 #include "render/OffscreenRenderer.hpp"
+#include "sim/amr/AmrHierarchy.hpp"
 #include "sim/core/Scenario.hpp"
 #include "sim/core/SolverFamily.hpp"
 
@@ -191,6 +192,43 @@ TEST(Render, ProbeReadsTheCellUnderThePixel) {
   const HostArray h = gather_interior(solver->view("T"));
   EXPECT_FLOAT_EQ(float(p->value), float(h.at(8 + 15 * 16 + 8 * 256)));
   EXPECT_FALSE(off.renderer().probe(r.x - 5, r.y + 1).has_value()) << "outside the slice";
+}
+
+TEST(Render, AdaptiveMeshSliceShowsTheFinestBlocksBeyondTheViewGrid) {
+  // Top grid 16^3 in blocks of 8, five levels: the view grid is level 4 (256^3), the slice
+  // through the blast level 5 (512^2), which the texture must hold texel for texel.
+  const Scenario sc = load_scenario("fv/sedov", {"grid.n=16", "fv.mesh=amr", "fv.amr.block=8",
+                                                 "fv.amr.max_level=5", "fv.blast_radius=0.02"});
+  auto solver = find_family(sc.solver).create(BackendKind::cpu, Precision::f64);
+  solver->reset(sc.params);
+  solver->advance(2);
+  ASSERT_EQ(solver->grid().n[2], 256);
+  OffscreenRenderer off(400, 300);
+  ViewSettings vs;
+  vs.field = "rho";
+  off.render(*solver, vs);
+  const SliceTexture& t = off.renderer().shown_texture();
+  ASSERT_EQ(t.width(), 512);
+  ASSERT_EQ(t.height(), 512);
+  const amr::Hierarchy* h = amr::hierarchy_of(*solver);
+  ASSERT_NE(h, nullptr);
+  const HostArray plane =
+      gather_interior(h->plane_view("rho", 2, (slice_index(0.5f, 256) + 0.5) / 256));
+  const auto r = off.renderer().slice_rect();
+  int finer = 0;
+  float left = 0;
+  for (int u = 0; u < 512; ++u) {
+    // Row 256 (through the blast), texel u: each from the plane, placed at its centre.
+    const auto p = off.renderer().probe(r.x + r.w * (u + 0.5) / 512, r.y + r.h * 256.5 / 512);
+    ASSERT_TRUE(p.has_value());
+    ASSERT_EQ(float(p->value), float(plane.at(256 * 512 + u))) << "texel " << u;
+    EXPECT_NEAR(p->position[0], (u + 0.5) / 512, 1e-12);
+    EXPECT_EQ(p->cell[0], u / 2);
+    // Two texels of one view-grid cell that differ: detail the view grid cannot show.
+    if (u % 2 == 1 && float(p->value) != left) ++finer;
+    left = float(p->value);
+  }
+  EXPECT_GT(finer, 4);
 }
 
 TEST(Render, FixedAndLogRangesMoveTheColours) {
