@@ -16,6 +16,7 @@
 //                            adaptive mesh (LEVELS below its 64^3 top grid, default 6: a
 //                            4096^2 plane), the 3D view's slices, and the 256^3 view grid
 // Prints one JSON object per measurement. Needs a CUDA device and headless EGL.
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>

@@ -1,3 +1,6 @@
+#include <cstddef>
+#include <vector>
+
 #include "render/FinerPlanes.hpp"
 
 #include "sim/amr/AmrHierarchy.hpp"

@@ -1,5 +1,6 @@
 #include "render/GatheredSlices.hpp"
 
+#include <optional>
 #include <algorithm>
 #include <cstddef>
 #include <cstring>

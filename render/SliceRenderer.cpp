@@ -1,5 +1,6 @@
 #include "render/SliceRenderer.hpp"
 
+#include <optional>
 #include <algorithm>
 #include <cmath>
 #include <cstddef>

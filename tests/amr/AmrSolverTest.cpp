@@ -6,6 +6,7 @@
 // cell from the leaf holding it.
 #include <gtest/gtest.h>
 
+#include <utility>
 #include <algorithm>
 #include <array>
 #include <cmath>
