@@ -1,10 +1,10 @@
 #include "render/GatheredSlices.hpp"
 
-#include <optional>
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "render/FinerPlanes.hpp"

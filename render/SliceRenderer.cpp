@@ -1,9 +1,9 @@
 #include "render/SliceRenderer.hpp"
 
-#include <optional>
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>

@@ -6,7 +6,6 @@
 // cell from the leaf holding it.
 #include <gtest/gtest.h>
 
-#include <utility>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -15,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/amr/AmrHierarchy.hpp"
