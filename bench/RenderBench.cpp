@@ -383,23 +383,24 @@ void amr_slice_bench(int levels) {
   ViewSettings vs;
   vs.field = "rho";
   const int reps = 20;
-  const auto print = [&](const char* what, int texels, std::pair<double, double> ms) {
+  // `values`: the texels written, or the view grid's cells.
+  const auto print = [&](const char* what, double values, std::pair<double, double> ms) {
     std::printf(
         "{\"what\": \"%s\", \"blocks\": %zu, \"plane_level\": %d, \"view_grid\": %d, "
-        "\"texels\": %d, \"ms_back_to_back\": %.4f, \"ms_each_waited\": %.4f}\n",
-        what, h->local_blocks().size(), h->plane_level(), solver->grid().n[0], texels, ms.first,
+        "\"values\": %.0f, \"ms_back_to_back\": %.4f, \"ms_each_waited\": %.4f}\n",
+        what, h->local_blocks().size(), h->plane_level(), solver->grid().n[0], values, ms.first,
         ms.second);
     std::fflush(stdout);
   };
   vs.mode = ViewMode::slice2d;
   const auto two_d = time_updates([&] { off.renderer().update(*solver, vs); }, reps);
   const SliceTexture& t = off.renderer().shown_texture();
-  print("amr_2d_view_update", t.width() * t.height(), two_d);
+  print("amr_2d_view_update", double(t.width()) * t.height(), two_d);
   vs.mode = ViewMode::slices3d;
-  print("amr_3d_slices_update", 3 * t.width() * t.height(),
+  print("amr_3d_slices_update", 3.0 * t.width() * t.height(),
         time_updates([&] { off.renderer().update(*solver, vs); }, reps));
   const Grid& g = solver->grid();
-  print("amr_view_grid_resample", g.n[0] * g.n[1],
+  print("amr_view_grid_resample", double(g.cells()),
         time_updates([&] { (void)solver->view("rho"); }, reps));
 }
 
