@@ -144,6 +144,8 @@ class AmrFvSolver final : public Solver, public Hierarchy {
       max_blocks_ = std::int64_t(parallel::allreduce_min(double(max_blocks_)));
     build_initial_mesh();
     update_deepest_level();
+    memory_peak_ = 0;
+    note_device_memory();
 
     // The view grid: the deepest level of at most kViewCells cells.
     view_level_ = 0;
@@ -518,10 +520,24 @@ class AmrFvSolver final : public Solver, public Hierarchy {
         {"view_level", std::to_string(view_level_)},
         {"cfl", format_value(cfl_)},
         {"ghost_blocks", parallel::size() == 1 ? std::string("one rank: none")
-                                               : std::string(to_string(mesh_->block_transport()))}};
+                                               : std::string(to_string(mesh_->block_transport()))},
+        {"plane_level", std::to_string(plane_level_)},
+        {"device_memory_peak_bytes",
+         where_ == Location::device ? std::to_string(note_device_memory()) : "n/a (cpu)"}};
   }
 
  private:
+  // The most device memory seen in use, sampled after set-up, after every regrid that
+  // changed the mesh (the pools grow there) and whenever the run record asks: the device's
+  // whole use (this process's context, and other processes sharing the GPU, included).
+  std::size_t note_device_memory() const {
+    if (where_ != Location::device) return 0;
+    std::size_t free_bytes = 0, total_bytes = 0;
+    cuda::memory_info(free_bytes, total_bytes);
+    memory_peak_ = std::max(memory_peak_, total_bytes - free_bytes);
+    return memory_peak_;
+  }
+
   // kDensity for rho, else the fv::Derived of the field; throws for other names.
   int field_code(const std::string& name) const {
     if (name == "rho") return kDensity;
@@ -753,6 +769,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     if (mesh_->regrid(flags, true)) {
       ++regrids_;
       update_deepest_level();
+      note_device_memory();
       resample_level_ = -1;
     }
   }
@@ -929,10 +946,12 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   mutable Buffer resample_dev_;
   int plane_level_ = 0;                     // of plane_view(): deeper than view_level_
   mutable std::array<Field<T>, 3> planes_;  // plane_view()'s, one per axis
-  mutable Buffer plane_dev_;                // its tasks on the device
-  mutable std::vector<Field<T>> derived_;   // rho, then the derived fields: filled by view()
-  Buffer scalars_;                          // [0] corrected-cell count, [1] next CFL rate bits
-  bool timing_ = false;                     // phases timed (fluxview bench), not state
+  mutable Buffer plane_dev_;
+  mutable std::size_t memory_peak_ =
+      0;  // note_device_memory()                // its tasks on the device
+  mutable std::vector<Field<T>> derived_;  // rho, then the derived fields: filled by view()
+  Buffer scalars_;                         // [0] corrected-cell count, [1] next CFL rate bits
+  bool timing_ = false;                    // phases timed (fluxview bench), not state
   double phase_seconds_[kPhases] = {};
 };
 
