@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstring>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 
 #include "render/FinerPlanes.hpp"
 #include "render/SliceTexture.hpp"
+#include "sim/amr/BlockBoxes.hpp"
 #include "sim/core/Parallel.hpp"
 #include "sim/core/Reduce.hpp"
 
@@ -69,22 +69,11 @@ GatheredSlices gather_slices(const Solver& s, const ViewSettings& vs) {
   }
   // Block outlines of the adaptive mesh: every rank's blocks, listed on rank 0.
   const amr::Hierarchy* h = amr::hierarchy_of(s);
-  std::vector<unsigned char> block_bytes;
-  if (h && vs.block_outlines && vs.mode == ViewMode::slice2d) {
-    std::vector<int> blocks;
-    for (const amr::BlockBox& b : h->local_blocks())
-      blocks.insert(blocks.end(), {b.level, b.idx[0], b.idx[1], b.idx[2]});
-    block_bytes = parallel::gather_to_root(blocks.data(), blocks.size(), int(sizeof(int)));
-  }
+  std::vector<amr::BlockBox> all_blocks;
+  const bool outlined = h && vs.block_outlines && vs.mode == ViewMode::slice2d;
+  if (outlined) all_blocks = amr::gather_boxes_to_root(h->local_blocks());
   if (!parallel::is_root()) return g;
-  if (!block_bytes.empty()) {
-    std::vector<int> k(block_bytes.size() / sizeof(int));
-    std::memcpy(k.data(), block_bytes.data(), block_bytes.size());
-    std::vector<amr::BlockBox> all_blocks;
-    for (std::size_t i = 0; i + 3 < k.size(); i += 4)
-      all_blocks.push_back({k[i], {k[i + 1], k[i + 2], k[i + 3]}});
-    g.outlines = view_block_outlines(*h, g.grid, vs, all_blocks);
-  }
+  if (outlined) g.outlines = view_block_outlines(*h, g.grid, vs, all_blocks);
 
   for (int a = 0; a < 3; ++a)
     if (g.plan.shown[a] && !planes[std::size_t(a)]) {

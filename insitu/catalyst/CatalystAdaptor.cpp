@@ -66,6 +66,7 @@
 #include "insitu/catalyst/FieldCopy.hpp"
 #include "insitu/snapshot/AmrPieces.hpp"
 #include "sim/amr/AmrHierarchy.hpp"
+#include "sim/amr/BlockBoxes.hpp"
 #include "sim/core/Parallel.hpp"
 
 namespace fluxview {
@@ -371,20 +372,13 @@ void CatalystAdaptor::Impl::fill_amr(const amr::Hierarchy& h, const std::vector<
                                      bool device) {
   const AmrVtkGeometry g = amr_vtk_geometry(h);
   const std::vector<AmrPiece> pieces = amr_vtk_pieces(h, names, g);
-  // Every rank's pieces (level, x, y, z), each rank's list padded to the longest with -1.
-  std::vector<int> mine;
-  for (const AmrPiece& p : pieces) mine.insert(mine.end(), {p.level, p.idx[0], p.idx[1], p.idx[2]});
-  const std::vector<int> counts = parallel::allgather(std::vector<int>{int(mine.size())});
-  const int longest = *std::max_element(counts.begin(), counts.end());
-  mine.resize(std::size_t(longest), -1);
-  const std::vector<int> all = parallel::allgather(mine);
+  // Every rank's pieces, on every rank.
   std::map<std::tuple<int, int, int, int>, int> index;  // (level, z, y, x) -> dataset index
   int levels = 1;
-  for (std::size_t i = 0; i + 3 < all.size(); i += 4)
-    if (all[i] >= 0) {
-      index[{all[i], all[i + 3], all[i + 2], all[i + 1]}] = 0;
-      levels = std::max(levels, all[i] + 1);
-    }
+  for (const amr::BlockBox& b : amr::allgather_boxes(piece_boxes(pieces))) {
+    index[{b.level, b.idx[2], b.idx[1], b.idx[0]}] = 0;
+    levels = std::max(levels, b.level + 1);
+  }
   std::vector<int> per_level(std::size_t(levels), 0);
   for (auto& [key, i] : index) i = per_level[std::size_t(std::get<0>(key))]++;
   int description = VTK_XYZ_GRID;

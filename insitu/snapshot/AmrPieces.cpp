@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/amr/BlockBoxes.hpp"
 #include "sim/core/Parallel.hpp"
 
 namespace fluxview {
@@ -169,7 +170,7 @@ void add_split_ancestors(std::vector<AmrPiece>& pieces, const std::array<int, 3>
   if (parallel::size() == 1) return;
   std::map<Key, bool> have;
   for (const AmrPiece& p : pieces) have[key_of(p.level, p.idx)] = true;
-  std::vector<int> keys;
+  std::vector<amr::BlockBox> keys;
   std::vector<const AmrPiece*> orphans;
   for (const AmrPiece& p : pieces) {
     if (p.level == 0) continue;
@@ -177,10 +178,10 @@ void add_split_ancestors(std::vector<AmrPiece>& pieces, const std::array<int, 3>
     for (int a = 0; a < 3; ++a)
       up[std::size_t(a)] = block[std::size_t(a)] > 1 ? p.idx[std::size_t(a)] / 2 : 0;
     if (have.count(key_of(p.level - 1, up))) continue;
-    keys.insert(keys.end(), {p.level, p.idx[0], p.idx[1], p.idx[2]});
+    keys.push_back({p.level, p.idx});
     orphans.push_back(&p);
   }
-  const std::vector<unsigned char> all_keys = parallel::gather_to_root(keys.data(), keys.size(), 4);
+  const std::vector<amr::BlockBox> boxes = amr::gather_boxes_to_root(keys);
   const std::size_t cells = std::size_t(block[0]) * std::size_t(block[1]) * std::size_t(block[2]);
   std::vector<HostArray> values(precisions.size());
   for (std::size_t f = 0; f < values.size(); ++f) {
@@ -191,13 +192,7 @@ void add_split_ancestors(std::vector<AmrPiece>& pieces, const std::array<int, 3>
     values[f].precision = precisions[f];
     values[f].bytes = parallel::gather_to_root(mine.data(), mine.size() / std::size_t(size), size);
   }
-  if (!parallel::is_root()) return;
-  std::vector<int> k(all_keys.size() / sizeof(int));
-  if (!k.empty()) std::memcpy(k.data(), all_keys.data(), all_keys.size());
-  std::vector<amr::BlockBox> boxes;
-  for (std::size_t i = 0; i + 3 < k.size(); i += 4)
-    boxes.push_back({k[i], {k[i + 1], k[i + 2], k[i + 3]}});
-  if (boxes.empty()) return;
+  if (!parallel::is_root() || boxes.empty()) return;
   for (HostArray& v : values) v.n = {int(cells), int(boxes.size()), 1};
   for (AmrPiece& p : amr_pieces(boxes, values, block))
     if (!p.leaf) pieces.push_back(std::move(p));
@@ -207,6 +202,13 @@ void add_split_ancestors(std::vector<AmrPiece>& pieces, const std::array<int, 3>
 }
 
 }  // namespace
+
+std::vector<amr::BlockBox> piece_boxes(const std::vector<AmrPiece>& pieces) {
+  std::vector<amr::BlockBox> out;
+  out.reserve(pieces.size());
+  for (const AmrPiece& p : pieces) out.push_back({p.level, p.idx});
+  return out;
+}
 
 AmrVtkGeometry amr_vtk_geometry(const amr::Hierarchy& h) {
   AmrVtkGeometry g;

@@ -30,6 +30,10 @@ struct AmrPiece {
 std::vector<AmrPiece> amr_pieces(const std::vector<amr::BlockBox>& leaves,
                                  const std::vector<HostArray>& fields, std::array<int, 3> block);
 
+// The level and position of each piece, in the pieces' order (for the gathers of
+// sim/amr/BlockBoxes.hpp).
+std::vector<amr::BlockBox> piece_boxes(const std::vector<AmrPiece>& pieces);
+
 // How VTK's overlapping AMR (files and Catalyst) lays the blocks out: the AMR box of a
 // block is its cells at its level; along an axis the run does not have a dataset is flat.
 // VTK's AMR has no 1D grids (its reader refuses X_LINE pieces), so a 1D run is given as a

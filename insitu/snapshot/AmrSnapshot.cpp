@@ -12,7 +12,6 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <iomanip>
 #include <iterator>
 #include <map>
@@ -28,6 +27,7 @@
 #include "insitu/EveryRank.hpp"
 #include "insitu/snapshot/AmrPieces.hpp"
 #include "insitu/snapshot/VtiWriter.hpp"
+#include "sim/amr/BlockBoxes.hpp"
 #include "sim/core/Parallel.hpp"
 
 namespace fluxview {
@@ -75,20 +75,13 @@ std::string write_amr_snapshot(const std::filesystem::path& dir, const std::stri
   });
 
   // The root lists every rank's pieces, level by level, in z, y, x order.
-  std::vector<int> mine;
-  for (const AmrPiece& p : pieces) mine.insert(mine.end(), {p.level, p.idx[0], p.idx[1], p.idx[2]});
-  const std::vector<unsigned char> all = parallel::gather_to_root(mine.data(), mine.size(), 4);
+  const std::vector<amr::BlockBox> all = amr::gather_boxes_to_root(piece_boxes(pieces));
   const std::string name = stem + ".vthb";
   on_every_rank([&] {
     if (!parallel::is_root()) return;
-    std::vector<int> keys(all.size() / sizeof(int));
-    if (!keys.empty()) std::memcpy(keys.data(), all.data(), all.size());
     // level -> (z, y, x) of its pieces, sorted
     std::map<int, std::map<std::tuple<int, int, int>, std::array<int, 3>>> by_level;
-    for (std::size_t i = 0; i + 3 < keys.size(); i += 4) {
-      const std::array<int, 3> idx{keys[i + 1], keys[i + 2], keys[i + 3]};
-      by_level[keys[i]][{idx[2], idx[1], idx[0]}] = idx;
-    }
+    for (const amr::BlockBox& b : all) by_level[b.level][{b.idx[2], b.idx[1], b.idx[0]}] = b.idx;
     std::string axes;
     for (int a = 0; a < 3; ++a)
       if (g.shown(a)) axes += "XYZ"[a];
