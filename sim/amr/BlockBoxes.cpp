@@ -1,6 +1,7 @@
 #include "sim/amr/BlockBoxes.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "sim/core/Parallel.hpp"
