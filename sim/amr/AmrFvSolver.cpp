@@ -41,6 +41,7 @@
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/Field.hpp"
 #include "sim/core/Parallel.hpp"
+#include "sim/core/Reduce.hpp"
 #include "sim/fv/FvConfig.hpp"
 #include "sim/fv/FvInitial.hpp"
 #include "sim/fv/FvStep.hpp"
@@ -216,6 +217,52 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     if (out.layout().n != grid_.n || out.where() != where_) out = Field<T>(grid_.n, 0, where_);
     resample_into(resample_tasks_, resample_dev_, what, out);
     return out.view(name, field_unit(what), Centering::cell);
+  }
+
+  // The guard over the blocks themselves (the views resample them, so a cell finer than
+  // the view grid could hide there): each field packed from the blocks' interiors into one
+  // array (block after block) on the solver's backend, scanned by the same reduction as
+  // every field (first_bad_cell), and the first bad cell named by block, level, position
+  // and cell.
+  std::optional<std::string> first_unsound_cell() const override {
+    const int blocks = mesh_->blocks();
+    if (blocks == 0) return std::nullopt;
+    const std::array<int, 3> n = block_cells();
+    const std::int64_t per = std::int64_t(n[0]) * n[1] * n[2];
+    const std::size_t bytes = std::size_t(per) * std::size_t(blocks) * sizeof(T);
+    if (scan_.bytes() < bytes) scan_ = Buffer(where_, bytes);
+    FieldView v;
+    v.data = scan_.data();
+    v.precision = precision_of<T>();
+    v.where = where_;
+    // The packed blocks, one after another with no row padding (as pack writes them).
+    v.layout = FieldLayout::make({int(per), blocks, 1}, 0, int(sizeof(T)));
+    v.layout.sy = per;
+    v.layout.sz = v.layout.size = per * blocks;
+    v.layout.origin = 0;
+    for (const FieldInfo& f : fields()) {
+      mesh_->backend().pack(mesh_->state().view(), blocks, ph_, field_code(f.name),
+                            static_cast<T*>(scan_.data()));
+      const std::int64_t bad = first_bad_cell(v, f.must_be_positive);
+      if (bad < 0) continue;
+      const int b = int(bad / per);
+      const std::int64_t c = bad % per;
+      const int i = int(c % n[0]), j = int((c / n[0]) % n[1]),
+                k = int(c / (std::int64_t(n[0]) * n[1]));
+      T value{};
+      copy_bytes(&value, Location::host, static_cast<const T*>(scan_.data()) + bad, where_,
+                 sizeof(T));
+      const BlockInfo& info = mesh_->info()[std::size_t(b)];
+      std::ostringstream m;
+      m.precision(9);
+      m << "instability at step " << step_ << ", t = " << time_ << ": field " << f.name << " is "
+        << double(value) << (std::isfinite(double(value)) ? " (must be positive)" : "")
+        << " at block " << b << " of rank " << parallel::rank() << " (level " << info.level
+        << ", position " << info.idx[0] << " " << info.idx[1] << " " << info.idx[2] << "), cell "
+        << i << " " << j << " " << k;
+      return m.str();
+    }
+    return std::nullopt;
   }
 
   // ---- Hierarchy ----
@@ -946,12 +993,12 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   mutable Buffer resample_dev_;
   int plane_level_ = 0;                     // of plane_view(): deeper than view_level_
   mutable std::array<Field<T>, 3> planes_;  // plane_view()'s, one per axis
-  mutable Buffer plane_dev_;
-  mutable std::size_t memory_peak_ =
-      0;  // note_device_memory()                // its tasks on the device
-  mutable std::vector<Field<T>> derived_;  // rho, then the derived fields: filled by view()
-  Buffer scalars_;                         // [0] corrected-cell count, [1] next CFL rate bits
-  bool timing_ = false;                    // phases timed (fluxview bench), not state
+  mutable Buffer plane_dev_;                // its tasks on the device
+  mutable std::size_t memory_peak_ = 0;     // note_device_memory()
+  mutable Buffer scan_;                     // first_unsound_cell()'s packed field
+  mutable std::vector<Field<T>> derived_;   // rho, then the derived fields: filled by view()
+  Buffer scalars_;                          // [0] corrected-cell count, [1] next CFL rate bits
+  bool timing_ = false;                     // phases timed (fluxview bench), not state
   double phase_seconds_[kPhases] = {};
 };
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -81,6 +82,9 @@ class MeshSelectingSolver final : public Solver {
   }
   std::vector<Diagnostic> diagnostics() override {
     return inner_->diagnostics();
+  }
+  std::optional<std::string> first_unsound_cell() const override {
+    return inner_->first_unsound_cell();
   }
   double cells_per_step() const override {
     return inner_->cells_per_step();

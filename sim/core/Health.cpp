@@ -13,6 +13,11 @@
 namespace fluxview {
 
 std::optional<std::string> check_health(const Solver& solver) {
+  return solver.first_unsound_cell();
+}
+
+std::optional<std::string> Solver::first_unsound_cell() const {
+  const Solver& solver = *this;
   for (const FieldInfo& f : solver.fields()) {
     const FieldView v = solver.view(f.name);
     const std::int64_t bad = first_bad_cell(v, f.must_be_positive);

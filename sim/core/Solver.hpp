@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -91,6 +92,12 @@ class Solver {
   virtual FieldView view(const std::string& name) const = 0;
   // Scalar diagnostics computed where the state lives (on the device for CUDA).
   virtual std::vector<Diagnostic> diagnostics() = 0;
+  // The instability guard's scan (check_health, sim/core/Health.hpp): one line naming the
+  // first cell of a field that is NaN, Inf or, where the field must be positive, <= 0;
+  // nothing when every cell is sound. The default scans view() of each field; a solver
+  // whose views do not hold every cell (the adaptive mesh resamples its blocks) scans its
+  // own cells. This rank's cells only.
+  virtual std::optional<std::string> first_unsound_cell() const;
 
   // Effective bytes a cell update moves in the roofline model of this solver's step
   // (for the heat solver, read T and write T: 2 * sizeof(real)).

@@ -2,7 +2,7 @@
 // against the CPU backend on the same mesh (block stage, ghost filling between levels,
 // refluxing, regrid, indicator), in double and float; conservation on the device over
 // regrids; a restart on the device bit-identical; the Sedov shock radius at effective 256^3
-// within 2%; planes finer than the view grid equal to the CPU's.
+// within 2%; planes finer than the view grid equal to the CPU's; the guard over blocks.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -95,6 +95,11 @@ TEST(AmrCuda, PlanesFinerThanTheViewGridMatchTheCpu) {
       if (field == "rho") EXPECT_EQ(a.bytes, g.bytes) << "density normal to axis " << axis;
       EXPECT_LE(diff, 1e-13 * scale) << field << " normal to axis " << axis;
     }
+}
+
+TEST(AmrCuda, GuardFindsABadCellFinerThanTheViewGridOnTheDevice) {
+  FLUXVIEW_NEED_CUDA();
+  amr::test::expect_guard_finds_a_cell_the_views_miss(BackendKind::cuda);
 }
 
 TEST(AmrCuda, CloudWithTracerAndBlocksOf16And32MatchTheCpu) {

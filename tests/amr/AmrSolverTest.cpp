@@ -3,7 +3,7 @@
 // updating at most half as many cells; conservation to round-off over many regrids with
 // periodic boundaries (3D and 2D, with refluxing at every coarse-fine face); bad AMR
 // parameters refused naming the key; planes of the hierarchy finer than the view grid, each
-// cell from the leaf holding it.
+// cell from the leaf holding it; the instability guard finds a bad cell the views miss.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,6 +21,7 @@
 #include "sim/core/ConfigError.hpp"
 #include "sim/fv/ExactRiemann.hpp"
 #include "tests/amr/AmrSedovOctant.hpp"
+#include "tests/amr/AmrTestUtil.hpp"
 #include "tests/fv/FvTestUtil.hpp"
 
 using namespace fluxview;
@@ -237,6 +238,10 @@ TEST(AmrPlanes, EachCellOfAPlaneFromTheLeafHoldingItFinerThanTheView) {
       EXPECT_GT(finer, 0) << "no level-5 cell on the plane normal to axis " << axis;
     }
   }
+}
+
+TEST(AmrGuard, FindsABadCellFinerThanTheViewGridAndNamesItsBlock) {
+  amr::test::expect_guard_finds_a_cell_the_views_miss(BackendKind::cpu);
 }
 
 }  // namespace

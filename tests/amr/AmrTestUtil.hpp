@@ -1,13 +1,14 @@
 #pragma once
 // Helpers of the adaptive-mesh tests: a mesh on the host, cell centres, a field set from a
 // function of position, totals over the blocks, the face-ghost cells of a block, and
-// whether two solvers hold the same blocks.
+// whether two solvers hold the same blocks; the guard finding a cell the views miss.
 #include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -16,6 +17,10 @@
 
 #include "sim/amr/AmrHierarchy.hpp"
 #include "sim/amr/AmrMesh.hpp"
+#include "sim/core/Health.hpp"
+#include "sim/core/Reduce.hpp"
+#include "sim/core/Scenario.hpp"
+#include "sim/core/SolverFamily.hpp"
 #include "sim/fv/FvPhysics.hpp"
 
 namespace fluxview::amr::test {
@@ -131,6 +136,39 @@ inline ::testing::AssertionResult same_blocks(const Hierarchy& a, const Hierarch
              << x[k].idx[1] << ", " << x[k].idx[2] << ") against level " << y[k].level << " at ("
              << y[k].idx[0] << ", " << y[k].idx[1] << ", " << y[k].idx[2] << ")";
   return ::testing::AssertionSuccess();
+}
+
+// Five levels below a 16^3 top grid, the view grid at level 4: a level-5 cell with an even
+// index along x holds no view cell's centre, so the views never see it. Its density set to
+// -1 through a state round trip on `backend`: the instability guard must name it all the
+// same, by block, level, position and cell.
+inline void expect_guard_finds_a_cell_the_views_miss(BackendKind backend) {
+  const Scenario sc = load_scenario("fv/sedov", {"grid.n=16", "fv.mesh=amr", "fv.amr.block=8",
+                                                 "fv.amr.max_level=5", "fv.blast_radius=0.04"});
+  auto s = find_family(sc.solver).create(backend, Precision::f64);
+  s->reset(sc.params);
+  ASSERT_FALSE(check_health(*s).has_value());
+  const Hierarchy* h = hierarchy_of(*s);
+  ASSERT_NE(h, nullptr);
+  const auto blocks = h->local_blocks();
+  std::size_t fine = blocks.size();
+  for (std::size_t b = 0; b < blocks.size() && fine == blocks.size(); ++b)
+    if (blocks[b].level == 5) fine = b;
+  ASSERT_LT(fine, blocks.size());
+  SolverState st = s->save_state();
+  const int cell = 0 + 8 * (3 + 8 * 5);  // (0, 3, 5) of the block: global x even
+  double* rho = reinterpret_cast<double*>(st.arrays.at(1).values.bytes.data());
+  rho[fine * 512 + cell] = -1.0;
+  s->load_state(st);
+  EXPECT_LT(first_bad_cell(s->view("rho"), true), 0) << "the view grid should miss the cell";
+  const auto bad = check_health(*s);
+  ASSERT_TRUE(bad.has_value());
+  const BlockBox& b = blocks[fine];
+  const std::string where = "field rho is -1 (must be positive) at block " + std::to_string(fine) +
+                            " of rank 0 (level 5, position " + std::to_string(b.idx[0]) + " " +
+                            std::to_string(b.idx[1]) + " " + std::to_string(b.idx[2]) +
+                            "), cell 0 3 5";
+  EXPECT_NE(bad->find(where), std::string::npos) << *bad;
 }
 
 }  // namespace fluxview::amr::test
