@@ -25,10 +25,10 @@ std::vector<ParamSpec> amr_params() {
       int_param("fv.amr.block", 16, "cells", 8, 32,
                 "AMR: cells along each edge of a block (8, 16 or 32); divides grid.n* along "
                 "every active axis"),
-      int_param("fv.amr.max_level", 2, "", 0, 20,
+      int_param("fv.amr.max_level", 2, "levels", 0, 20,
                 "AMR: levels of refinement above the top grid; the finest cells are 2^-max_level "
                 "of the top grid's"),
-      int_param("fv.amr.min_level", 0, "", 0, 20,
+      int_param("fv.amr.min_level", 0, "levels", 0, 20,
                 "AMR: every block at least this deep (min_level = max_level: a fully refined "
                 "mesh)"),
       real_param("fv.amr.refine", 0.5, "", 0, 1,
@@ -41,7 +41,7 @@ std::vector<ParamSpec> amr_params() {
                  "AMR: Loehner's noise filter eps (keeps small ripples on large values from "
                  "refining)"),
       int_param("fv.amr.regrid_every", 4, "steps", 1, 1000000, "AMR: steps between regrids"),
-      int_param("fv.amr.outside_level", 0, "", 0, 20,
+      int_param("fv.amr.outside_level", 0, "levels", 0, 20,
                 "AMR: deepest level outside the refinement region (at most max_level)"),
       int_param("fv.amr.max_blocks", 0, "blocks", 0, 1000000000,
                 "AMR: most blocks a rank holds (0: what fits in 80% of the free device memory, "
@@ -121,6 +121,10 @@ void validate_amr(const ParamSet& p) {
     throw ConfigError("fv.amr.min_level = " + std::to_string(c.min_level) +
                       " is deeper than fv.amr.max_level = " + std::to_string(c.max_level) +
                       "; allowed: min_level <= max_level");
+  if (c.outside_level > c.max_level)
+    throw ConfigError("fv.amr.outside_level = " + std::to_string(c.outside_level) +
+                      " is deeper than fv.amr.max_level = " + std::to_string(c.max_level) +
+                      "; allowed: outside_level <= max_level");
   if (!(c.derefine < c.refine))
     throw ConfigError(
         "fv.amr.derefine = " + format_value(c.derefine) +

@@ -34,7 +34,8 @@ std::vector<ParamSpec> common_params(int default_n, double default_length) {
                    "CUDA-aware MPI if the library has it, else ipc if every neighbour is on this "
                    "node, else host; host: page-locked host buffers; ipc: device to device "
                    "(CUDA IPC, ranks of one node); mpi: device pointers to MPI (needs a "
-                   "CUDA-aware library)"),
+                   "CUDA-aware library); on the adaptive mesh (fv.mesh = amr) auto is ipc "
+                   "where every rank shares the node, else host, and mpi is refused"),
       choice_param("run.mpi_overlap", "auto", {"auto", "on", "off"},
                    "MPI on the CUDA backend: update interior cells while the ghosts travel; "
                    "auto: the family's measured default (heat on, fd off; fv never overlaps)"),

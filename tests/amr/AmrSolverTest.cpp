@@ -171,6 +171,9 @@ TEST(AmrParams, BadParametersAreRefusedNamingTheKey) {
   EXPECT_NE(refused({"fv.mesh=amr", "grid.n=32", "fv.amr.min_level=3", "fv.amr.max_level=2"})
                 .find("fv.amr.min_level"),
             std::string::npos);
+  EXPECT_NE(refused({"fv.mesh=amr", "grid.n=32", "fv.amr.outside_level=3", "fv.amr.max_level=2"})
+                .find("fv.amr.outside_level = 3 is deeper than fv.amr.max_level = 2"),
+            std::string::npos);
   // Too deep for the memory there is: the initial blast refines past what fits.
   const std::string deep = refused({"fv.mesh=amr", "grid.n=32", "fv.amr.block=8",
                                     "fv.amr.max_level=4", "fv.amr.max_blocks=200"});
