@@ -78,9 +78,9 @@ constexpr const char* kPhaseNames[kPhases] = {"stepping", "ghost_filling", "flux
                                               "regridding"};
 
 // A checkpoint's arrays and keys (save_state): the conserved variables named as on the
-// uniform grid (fv::kConservedNames), and per leaf its level and block position along x,
+// uniform grid (fv::conserved_name), and per leaf its level and block position along x,
 // y, z.
-using fv::kConservedNames;
+using fv::conserved_name;
 constexpr int kLeafNumbers = 4;
 const std::string kRateKey = "cfl_rate=";
 const std::string kCellUpdatesKey = "cell_updates=";
@@ -436,7 +436,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
           for (int j = 0; j < l.n[1]; ++j)
             for (int i = 0; i < l.n[0]; ++i)
               *out++ = slots[std::size_t(b) * std::size_t(l.size) + std::size_t(l.index(i, j, k))];
-      st.arrays.push_back({kConservedNames[m], std::move(a)});
+      st.arrays.push_back({conserved_name(nv_, m), std::move(a)});
     }
     if (parallel::size() > 1) gather_to_root(st);
     // The counters are every rank's (each counts its own blocks); a restart gives them to
@@ -478,9 +478,9 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     const int per = l.n[0] * l.n[1] * l.n[2];
     for (int m = 0; m < nv_; ++m) {
       const StateArray& a = st.arrays[std::size_t(m) + 1];
-      if (a.name != kConservedNames[m])
+      if (a.name != conserved_name(nv_, m))
         throw std::runtime_error(what + "array " + std::to_string(m + 1) + " is '" + a.name +
-                                 "', expected '" + kConservedNames[m] + "'");
+                                 "', expected '" + conserved_name(nv_, m) + "'");
       if (a.values.n != std::array<int, 3>{per, blocks, 1})
         throw std::runtime_error(
             what + "array " + a.name + " holds " + std::to_string(a.values.n[1]) + " blocks of " +

@@ -22,7 +22,7 @@ namespace fluxview::fv {
 struct VortexSpec {
   double beta = 5, gamma = 1.4;
   double rho_inf = 1, p_inf = 1, u[3] = {1, 1, 0};
-  double centre[2] = {0, 0};  // at t = 0
+  double centre[2] = {0, 0};    // at t = 0
   double period[2] = {10, 10};  // box lengths: the vortex is periodic in x and y
 };
 
@@ -65,7 +65,7 @@ FLUXVIEW_HD double gauss4_weight(int q) {
 // size hx by hy (hy = 0: a line along x), at time t. Returns the density average in rho
 // and, if u is given, the conserved average there.
 FLUXVIEW_HD double vortex_density_average(const VortexSpec& s, double x, double y, double hx,
-                                                 double hy, double t, State<double, 5>* u) {
+                                          double hy, double t, State<double, 5>* u) {
   State<double, 5> sum{{0, 0, 0, 0, 0}};
   const int ny = hy > 0 ? 4 : 1;
   for (int a = 0; a < 4; ++a)

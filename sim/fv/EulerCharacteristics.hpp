@@ -45,7 +45,7 @@ FLUXVIEW_HD State<T, NV> conserved_to_primitive_delta(const State<T, NV>& du, co
   dw.v[3] = (du.v[3] - uz * du.v[0]) * inv;
   dw.v[4] = (gamma - T(1)) * (du.v[4] - ux * du.v[1] - uy * du.v[2] - uz * du.v[3] +
                               T(0.5) * (ux * ux + uy * uy + uz * uz) * du.v[0]);
-  if constexpr (NV > 5) dw.v[5] = (du.v[5] - q.v[5] * du.v[0]) * inv;
+  if constexpr (NV == 6) dw.v[5] = (du.v[5] - q.v[5] * du.v[0]) * inv;
   return dw;
 }
 
@@ -62,7 +62,7 @@ FLUXVIEW_HD State<T, NV> primitive_to_conserved_delta(const State<T, NV>& dw, co
   du.v[3] = uz * dw.v[0] + rho * dw.v[3];
   du.v[4] = T(0.5) * (ux * ux + uy * uy + uz * uz) * dw.v[0] +
             rho * (ux * dw.v[1] + uy * dw.v[2] + uz * dw.v[3]) + dw.v[4] / (gamma - T(1));
-  if constexpr (NV > 5) du.v[5] = q.v[5] * dw.v[0] + rho * dw.v[5];
+  if constexpr (NV == 6) du.v[5] = q.v[5] * dw.v[0] + rho * dw.v[5];
   return du;
 }
 
@@ -79,7 +79,7 @@ FLUXVIEW_HD State<T, NV> primitive_to_characteristic(const State<T, NV>& dw, T r
   w.v[2] = dw.v[t1];
   w.v[3] = dw.v[t2];
   w.v[4] = b + a;
-  if constexpr (NV > 5) w.v[5] = dw.v[5];
+  if constexpr (NV == 6) w.v[5] = dw.v[5];
   return w;
 }
 
@@ -94,7 +94,7 @@ FLUXVIEW_HD State<T, NV> characteristic_to_primitive(const State<T, NV>& w, T rh
   dw.v[t1] = w.v[2];
   dw.v[t2] = w.v[3];
   dw.v[4] = c * c * (w.v[0] + w.v[4]);
-  if constexpr (NV > 5) dw.v[5] = w.v[5];
+  if constexpr (NV == 6) dw.v[5] = w.v[5];
   return dw;
 }
 
@@ -137,7 +137,7 @@ struct EulerProjection {
       s.v[1] = s.v[2] = s.v[3] = rho * speed;
       s.v[4] = q.v[4] / (gamma - T(1)) + T(0.5) * rho * u2;
     }
-    if constexpr (NV > 5) s.v[5] = vars == ReconstructionVariables::conserved ? rho : T(1);
+    if constexpr (NV == 6) s.v[5] = vars == ReconstructionVariables::conserved ? rho : T(1);
     return s;
   }
   FLUXVIEW_HD State<T, NV> from_fields(const State<T, NV>& dv) const {

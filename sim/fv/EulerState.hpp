@@ -1,69 +1,23 @@
 #pragma once
 // The state of the Euler equations and what every piece of the fv solver needs of it,
-// written once for both backends: the slots of a state, the parameters of the pointwise
-// physics, the ideal-gas EOS, primitive <-> conservative conversion with floors,
-// admissibility, the CFL signal rate and the physical flux (Wang, Abel & Kaehler 2010,
-// eqs. 1-6). The schemes are built on it: FvPhysics.hpp (PLM, the fallback, a stage's
-// cell update), RiemannSolvers.hpp, and the higher-order pieces.
+// written once for both backends: the ideal-gas EOS, primitive <-> conservative
+// conversion with floors, admissibility, the CFL signal rate and the physical flux (Wang,
+// Abel & Kaehler 2010, eqs. 1-6). The functions the schemes call for any state
+// (prim_to_cons, cons_to_prim, raw_pressure, admissible, apply_floors, cell_signal_rate)
+// take an MHD state too and hand it to MhdState.hpp. The schemes are built on it:
+// FvPhysics.hpp (PLM, the fallback, a stage's cell update), RiemannSolvers.hpp and
+// MhdRiemann.hpp, and the higher-order pieces. The slots: StateLayout.hpp.
 //
-// Variables: NV = 5 (Euler) or 6 (Euler plus a passive tracer).
+// Variables: NV = 5 (Euler) or 6 (Euler plus a passive tracer); 9 or 10 MHD.
 //   primitive    q = (rho, ux, uy, uz, p [, c])        c: tracer concentration
 //   conservative U = (rho, rho ux, rho uy, rho uz, E [, rho c]),  E = p/(g-1) + rho u^2/2
-// The axis of a flux is a template parameter so that every index into a state is a
-// compile-time constant: on the GPU a runtime index would put the state in local memory.
 #include <cmath>
 
 #include "sim/core/HostDevice.hpp"
+#include "sim/fv/MhdState.hpp"
+#include "sim/fv/StateLayout.hpp"
 
 namespace fluxview::fv {
-
-inline constexpr int kMaxVars = 6;
-
-// The slots of a state. Conservative U = (rho, rho u_x, rho u_y, rho u_z, E [, rho c]);
-// primitive q = (rho, u_x, u_y, u_z, p [, c]). Along axis a the momentum is kMomX + a and
-// the velocity kVelX + a.
-inline constexpr int kRho = 0;
-inline constexpr int kMomX = 1, kEnergy = 4, kRhoC = 5;             // conservative
-inline constexpr int kVelX = 1, kPressure = 4, kConcentration = 5;  // primitive
-// The conserved slots' names in checkpoints (the uniform grid's and the adaptive mesh's).
-inline constexpr const char* kConservedNames[kMaxVars] = {"rho",   "mom_x", "mom_y",
-                                                          "mom_z", "E",     "rho_c"};
-
-template <class T, int NV>
-struct State {
-  T v[NV];
-};
-
-// Riemann solvers selectable with fv.riemann (RiemannSolvers.hpp says what each is).
-enum class Riemann : int { llf = 0, hll = 1, hllc = 2, hlle = 3, hlli = 4 };
-
-// Parameters of the pointwise physics, the same on both backends.
-template <class T>
-struct Physics {
-  T gamma = T(1.4);
-  T theta = T(1.5);  // 0: first order; 1: minmod; 2: monotonised central
-  bool plm = true;   // false: piecewise-constant (first-order) reconstruction
-  Riemann riemann = Riemann::hllc;
-  T rho_floor = T(1e-10);
-  T p_floor = T(1e-12);
-};
-
-template <class T>
-FLUXVIEW_HD T fv_max(T a, T b) {
-  return a > b ? a : b;
-}
-template <class T>
-FLUXVIEW_HD T fv_min(T a, T b) {
-  return a < b ? a : b;
-}
-template <class T>
-FLUXVIEW_HD T fv_abs(T a) {
-  return a < T(0) ? -a : a;
-}
-template <class T>
-FLUXVIEW_HD T fv_sign(T a) {
-  return T(a > T(0)) - T(a < T(0));
-}
 
 // ---- equation of state and variable conversion ---------------------------------------
 
@@ -74,6 +28,7 @@ FLUXVIEW_HD T sound_speed(T rho, T p, T gamma) {
 
 template <class T, int NV>
 FLUXVIEW_HD State<T, NV> prim_to_cons(const State<T, NV>& q, T gamma) {
+  if constexpr (is_mhd<NV>) return mhd_prim_to_cons(q, gamma);
   State<T, NV> u;
   const T rho = q.v[kRho], ux = q.v[kVelX], uy = q.v[kVelX + 1], uz = q.v[kVelX + 2];
   u.v[kRho] = rho;
@@ -81,7 +36,7 @@ FLUXVIEW_HD State<T, NV> prim_to_cons(const State<T, NV>& q, T gamma) {
   u.v[kMomX + 1] = rho * uy;
   u.v[kMomX + 2] = rho * uz;
   u.v[kEnergy] = q.v[kPressure] / (gamma - T(1)) + T(0.5) * rho * (ux * ux + uy * uy + uz * uz);
-  if constexpr (NV > 5) u.v[kRhoC] = rho * q.v[kConcentration];
+  if constexpr (NV == 6) u.v[kRhoC] = rho * q.v[kConcentration];
   return u;
 }
 
@@ -89,6 +44,7 @@ FLUXVIEW_HD State<T, NV> prim_to_cons(const State<T, NV>& q, T gamma) {
 // reconstruction never divides by zero; the caller decides whether that is a correction.
 template <class T, int NV>
 FLUXVIEW_HD State<T, NV> cons_to_prim(const State<T, NV>& u, const Physics<T>& ph) {
+  if constexpr (is_mhd<NV>) return mhd_cons_to_prim(u, ph.gamma, ph.rho_floor, ph.p_floor);
   State<T, NV> q;
   const T rho = fv_max(u.v[kRho], ph.rho_floor);
   const T inv = T(1) / rho;
@@ -99,13 +55,14 @@ FLUXVIEW_HD State<T, NV> cons_to_prim(const State<T, NV>& u, const Physics<T>& p
   const T kin = T(0.5) * (u.v[kMomX] * q.v[kVelX] + u.v[kMomX + 1] * q.v[kVelX + 1] +
                           u.v[kMomX + 2] * q.v[kVelX + 2]);
   q.v[kPressure] = fv_max((ph.gamma - T(1)) * (u.v[kEnergy] - kin), ph.p_floor);
-  if constexpr (NV > 5) q.v[kConcentration] = u.v[kRhoC] * inv;
+  if constexpr (NV == 6) q.v[kConcentration] = u.v[kRhoC] * inv;
   return q;
 }
 
 // The pressure of a conservative state whose density is positive, without a floor.
 template <class T, int NV>
 FLUXVIEW_HD T raw_pressure(const State<T, NV>& u, const Physics<T>& ph) {
+  if constexpr (is_mhd<NV>) return mhd_raw_pressure(u, ph.gamma);
   const T mx = u.v[kMomX], my = u.v[kMomX + 1], mz = u.v[kMomX + 2];
   const T kin = T(0.5) * (mx * mx + my * my + mz * mz) / u.v[kRho];
   return (ph.gamma - T(1)) * (u.v[kEnergy] - kin);
@@ -138,6 +95,7 @@ FLUXVIEW_HD T signal_rate(const State<T, NV>& q, T gamma, const T inv_dx[3]) {
 // Physical flux along axis D (eqs. 3-5) of the state with primitives q and conservatives u.
 template <int D, class T, int NV>
 FLUXVIEW_HD State<T, NV> physical_flux(const State<T, NV>& q, const State<T, NV>& u) {
+  static_assert(!is_mhd<NV>, "MHD fluxes: mhd_flux (MhdState.hpp) and MhdRiemann.hpp");
   const T un = q.v[kVelX + D];
   State<T, NV> f;
   f.v[kRho] = u.v[kRho] * un;
@@ -146,7 +104,7 @@ FLUXVIEW_HD State<T, NV> physical_flux(const State<T, NV>& q, const State<T, NV>
   f.v[kMomX + 2] = u.v[kMomX + 2] * un;
   f.v[kMomX + D] += q.v[kPressure];
   f.v[kEnergy] = (u.v[kEnergy] + q.v[kPressure]) * un;
-  if constexpr (NV > 5) f.v[kRhoC] = u.v[kRhoC] * un;
+  if constexpr (NV == 6) f.v[kRhoC] = u.v[kRhoC] * un;
   return f;
 }
 
@@ -154,6 +112,7 @@ FLUXVIEW_HD State<T, NV> physical_flux(const State<T, NV>& q, const State<T, NV>
 template <class T, int NV>
 FLUXVIEW_HD double cell_signal_rate(const State<T, NV>& u, const Physics<T>& ph,
                                     const T inv_dx[3]) {
+  if constexpr (is_mhd<NV>) return double(mhd_signal_rate(cons_to_prim(u, ph), ph.gamma, inv_dx));
   return double(signal_rate(cons_to_prim(u, ph), ph.gamma, inv_dx));
 }
 

@@ -28,8 +28,9 @@ SolverState FvSolver<T>::save_state() const {
   st.time = time_;
   st.step = step_;
   for (int m = 0; m < nv_; ++m)
-    st.arrays.push_back({kConservedNames[m],
-                         gather_interior(state_[m].view(kConservedNames[m], "", Centering::cell))});
+    st.arrays.push_back(
+        {conserved_name(nv_, m),
+         gather_interior(state_[m].view(conserved_name(nv_, m), "", Centering::cell))});
   // The run's total, not this rank's: a restart on another rank count puts it on rank 0
   // (load_state), so the diagnostic, a sum over ranks, carries on unchanged.
   st.extra = kCorrectedKey + std::to_string(parallel::allreduce_sum(std::int64_t(corrected()))) +
@@ -61,11 +62,11 @@ void FvSolver<T>::load_state(const SolverState& st) {
       !(int(st.arrays.size()) == nv_ + 1 && st.arrays.back().name == kSolidArray))
     throw std::runtime_error("fv checkpoint holds " + std::to_string(st.arrays.size()) +
                              " arrays but this run has " + std::to_string(nv_) +
-                             " conserved fields (is fv.tracer the same?)");
+                             " conserved fields (are fv.tracer and fv.physics the same?)");
   for (int m = 0; m < nv_; ++m) {
-    if (st.arrays[m].name != kConservedNames[m])
+    if (st.arrays[m].name != conserved_name(nv_, m))
       throw std::runtime_error("fv checkpoint array " + std::to_string(m) + " is '" +
-                               st.arrays[m].name + "', expected '" + kConservedNames[m] + "'");
+                               st.arrays[m].name + "', expected '" + conserved_name(nv_, m) + "'");
     scatter_interior(st.arrays[m].values, state_[m].data(), layout(), where());
   }
   unsigned long long count = 0;

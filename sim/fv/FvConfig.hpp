@@ -21,7 +21,8 @@ enum class FvInit {
   kelvin_helmholtz,
   isentropic_vortex,
   smooth_wave,
-  double_mach
+  double_mach,
+  orszag_tang
 };
 
 // fv.reconstruction: what a stage builds in each cell from the averages around it.
@@ -34,6 +35,8 @@ enum class TileChoice { automatic, rows8, rows4 };
 // The two states of a shock tube.
 struct TubeSide {
   double rho = 1, p = 1, u = 0;  // u along the tube's axis
+  // MHD: the magnetic field across the tube, along axes (axis+1)%3 and (axis+2)%3.
+  std::array<double, 2> bt{0, 0};
 };
 
 struct FvConfig {
@@ -52,11 +55,18 @@ struct FvConfig {
   // periodic (the fallbacks fv.bc_<axis><side> -> fv.bc_<axis> -> fv.bc resolved).
   std::array<std::array<Bc, 2>, 3> bc{};
   bool tracer = false;
+  // fv.physics = mhd: ideal MHD with GLM cleaning (MhdState.hpp); cleaning false is
+  // fv.mhd_divergence = none (c_h = 0); glm_alpha the damping of psi, fv.glm_alpha.
+  bool mhd = false;
+  bool cleaning = true;
+  double glm_alpha = 0.1;
   TileChoice tile = TileChoice::automatic;
   FvInit init = FvInit::uniform;
   // uniform and blast: the background
   double ambient_rho = 1, ambient_p = 1;
   std::array<double, 3> velocity{0, 0, 0};
+  std::array<double, 3> field{0, 0, 0};  // MHD: the background magnetic field
+  double tube_bn = 0;                    // MHD shock tube: B along the tube's axis
   // shock tube
   int tube_axis = 0;       // 0, 1, 2
   double interface = 0.5;  // fraction of the box along the axis

@@ -153,10 +153,7 @@ void stage_on(const exec::Host&, const StageArgs<T>& a, Buffer& scratch) {
       higher_order_nv<5>(a, scratch);
     return;
   }
-  if (a.nv == 6)
-    stage_nv<T, 6>(a, scratch);
-  else
-    stage_nv<T, 5>(a, scratch);
+  with_nv(a.nv, [&](auto n) { stage_nv<T, decltype(n)::value>(a, scratch); });
 }
 
 template <class T>

@@ -46,9 +46,22 @@ std::vector<ParamSpec> fv_params() {
                    "primitive for constant and plm, characteristic for the WENO orders"),
       real_param("fv.theta", 1.5, "", 0, 2,
                  "theta of the minmod limiter: 0 first order, 1 minmod, 2 monotonised central"),
-      choice_param("fv.riemann", "hllc", {"llf", "hll", "hlle", "hllc", "hlli"},
-                   "Riemann solver: llf (eq. 12), hll (Davis speeds), hlle (Einfeldt speeds), "
-                   "hllc (with contact), hlli (HLLE with the intermediate waves restored)"),
+      choice_param("fv.physics", "hydro", {"hydro", "mhd"},
+                   "equations: hydro (compressible Euler) or mhd (ideal MHD with GLM "
+                   "divergence cleaning, Wang et al. eqs. 14-16; plm or constant "
+                   "reconstruction, rk2, ssprk3 or rk4, the uniform mesh)"),
+      choice_param("fv.riemann", "auto", {"auto", "llf", "hll", "hlle", "hllc", "hlli", "hlld"},
+                   "Riemann solver: llf (eq. 12), hll (Davis speeds; for mhd the fast speeds), "
+                   "hlle (Einfeldt speeds; for mhd as hll), hllc (with contact), hlli (HLLE with "
+                   "the intermediate waves restored), hlld (mhd: Miyoshi & Kusano 2005); auto is "
+                   "hllc for hydro and hlld for mhd"),
+      choice_param("fv.mhd_divergence", "glm", {"glm", "none"},
+                   "mhd: how div B is kept small: glm (hyperbolic cleaning, Dedner et al. 2002, "
+                   "with c_h the fastest signal speed the step's CFL allows) or none (no "
+                   "cleaning: psi stays 0)"),
+      real_param("fv.glm_alpha", 0.1, "", 0, 1,
+                 "mhd: damping of psi, which decays as exp(-alpha c_h t / dx_min) besides "
+                 "propagating (alpha = dx c_h / c_p^2, Mignone & Tzeferacos 2010); 0 none"),
       real_param("fv.rho_floor", 1e-10, "kg/m^3", 0, inf, "density floor", true),
       real_param("fv.p_floor", 1e-12, "Pa", 0, inf, "pressure floor", true),
       choice_param("fv.cuda_tile", "auto", {"auto", "32x8", "32x4"},
@@ -75,14 +88,19 @@ std::vector<ParamSpec> fv_params() {
   const std::vector<ParamSpec> more = {
       choice_param("fv.init", "uniform",
                    {"uniform", "shock-tube", "blast", "kelvin-helmholtz", "isentropic-vortex",
-                    "smooth-wave", "double-mach"},
-                   "initial condition"),
+                    "smooth-wave", "double-mach", "orszag-tang"},
+                   "initial condition (orszag-tang: the mhd vortex of Orszag & Tang 1979 in the "
+                   "x-y plane, set up as in Athena's test: gamma 5/3, the box 1 x 1)"),
       // uniform and blast background
       real_param("fv.ambient_rho", 1, "kg/m^3", 0, inf, "background density", true),
       real_param("fv.ambient_p", 1, "Pa", 0, inf, "background pressure", true),
       real_param("fv.ux", 0, "m/s", -inf, inf, "background velocity x (uniform, blast)"),
       real_param("fv.uy", 0, "m/s", -inf, inf, "background velocity y (uniform, blast)"),
       real_param("fv.uz", 0, "m/s", -inf, inf, "background velocity z (uniform, blast)"),
+      real_param("fv.bx", 0, "Pa^1/2", -inf, inf,
+                 "mhd: background magnetic field x (uniform, blast; B^2/2 is its pressure)"),
+      real_param("fv.by", 0, "Pa^1/2", -inf, inf, "mhd: background magnetic field y"),
+      real_param("fv.bz", 0, "Pa^1/2", -inf, inf, "mhd: background magnetic field z"),
       // shock tube
       choice_param("fv.axis", "x", {"x", "y", "z"},
                    "shock tube: axis along which the states differ"),
@@ -94,6 +112,14 @@ std::vector<ParamSpec> fv_params() {
       real_param("fv.right_rho", 0.125, "kg/m^3", 0, inf, "shock tube: right density", true),
       real_param("fv.right_p", 0.1, "Pa", 0, inf, "shock tube: right pressure", true),
       real_param("fv.right_u", 0, "m/s", -inf, inf, "shock tube: right velocity along the axis"),
+      real_param("fv.tube_bn", 0, "Pa^1/2", -inf, inf,
+                 "mhd shock tube: magnetic field along the axis, both sides"),
+      real_param("fv.left_bt1", 0, "Pa^1/2", -inf, inf,
+                 "mhd shock tube: left field along the next axis (y for a tube along x)"),
+      real_param("fv.left_bt2", 0, "Pa^1/2", -inf, inf,
+                 "mhd shock tube: left field along the axis after (z for a tube along x)"),
+      real_param("fv.right_bt1", 0, "Pa^1/2", -inf, inf, "mhd shock tube: right field, next axis"),
+      real_param("fv.right_bt2", 0, "Pa^1/2", -inf, inf, "mhd shock tube: right field, axis after"),
       real_param("fv.ripple_amplitude", 0, "", 0, 1,
                  "shock tube: right density rho_R (1 + a sin(k (x - l/2))), a < 1 (Shu-Osher)"),
       real_param("fv.ripple_wavenumber", 5, "1/m", 0, inf, "shock tube: k of the ripple"),
@@ -153,15 +179,19 @@ std::vector<ParamSpec> fv_params() {
       live_key("fv.p_floor"),
       live_key("fv.cuda_tile"),
       fixed_key("fv.tracer", "the number of conserved fields is set at Reset"),
+      fixed_key("fv.physics", "the number of conserved fields is set at Reset"),
+      live_key("fv.mhd_divergence"),
+      live_key("fv.glm_alpha"),
       live_key("fv.bc*"),
       fixed_key("fv.mesh", "the mesh (uniform or adaptive) is built at Reset"),
       fixed_key("fv.amr.*", "the adaptive mesh's blocks and levels are laid out at Reset"),
   };
   // The initial condition's keys, each named: a key added to fv later must say whether it
   // is live (mark_live refuses a key no rule names).
-  for (const char* k : {"fv.init", "fv.ambient_*", "fv.ux", "fv.uy", "fv.uz", "fv.axis",
-                        "fv.interface", "fv.left_*", "fv.right_*", "fv.blast_*", "fv.cloud_*",
-                        "fv.kh_*", "fv.ripple_*", "fv.vortex_*", "fv.wave_*"})
+  for (const char* k :
+       {"fv.init", "fv.ambient_*", "fv.ux", "fv.uy", "fv.uz", "fv.axis", "fv.interface",
+        "fv.left_*", "fv.right_*", "fv.tube_bn", "fv.bx", "fv.by", "fv.bz", "fv.blast_*",
+        "fv.cloud_*", "fv.kh_*", "fv.ripple_*", "fv.vortex_*", "fv.wave_*"})
     rules.push_back(fixed_key(k, kInitialConditionReason));
   mark_live(p, rules);
   return p;
@@ -176,6 +206,47 @@ std::string resolved_bc(const ParamSet& p, int axis, int side) {
   if (p.get_string(face) != "inherit") return p.get_string(face);
   if (p.get_string(both) != "inherit") return p.get_string(both);
   return p.get_string("fv.bc");
+}
+
+// The combinations of fv.physics with the rest that are refused, each naming what is
+// allowed.
+void validate_physics(const ParamSet& p, const FvConfig& c) {
+  const std::string riemann = p.get_string("fv.riemann");
+  if (!c.mhd) {
+    if (riemann == "hlld")
+      throw ConfigError(
+          "fv.riemann = hlld is a solver of the MHD equations and fv.physics = hydro; allowed "
+          "with hydro: auto, llf, hll, hlle, hllc, hlli (or set fv.physics = mhd)");
+    if (c.init == FvInit::orszag_tang)
+      throw ConfigError(
+          "fv.init = orszag-tang is an MHD problem and fv.physics = hydro; set fv.physics = mhd");
+    return;
+  }
+  if (riemann == "hllc" || riemann == "hlli")
+    throw ConfigError("fv.riemann = " + riemann +
+                      " solves the Euler equations and fv.physics = mhd; allowed with mhd: "
+                      "auto (hlld), hlld, hll, hlle, llf");
+  if (c.reconstruction != Reconstruction::constant && c.reconstruction != Reconstruction::plm)
+    throw ConfigError("fv.reconstruction = " + p.get_string("fv.reconstruction") +
+                      " with fv.physics = mhd: MHD runs with constant or plm so far (the WENO "
+                      "orders' characteristic variables are the Euler equations')");
+  if (c.time == TimeStepper::ader)
+    throw ConfigError(
+        "fv.time = ader with fv.physics = mhd: MHD runs with rk2, ssprk3 or rk4 so far");
+  if (c.variables != ReconstructionVariables::primitive)
+    throw ConfigError("fv.variables = " + p.get_string("fv.variables") +
+                      " with fv.physics = mhd: MHD reconstructs primitive variables (allowed: "
+                      "auto, primitive)");
+  if (c.init == FvInit::double_mach)
+    throw ConfigError(
+        "fv.init = double-mach with fv.physics = mhd: the double Mach reflection's boundary "
+        "states are hydrodynamic; allowed with mhd: every other fv.init");
+  if (p.get_string("fv.mesh") != "uniform")
+    throw ConfigError("fv.mesh = " + p.get_string("fv.mesh") +
+                      " with fv.physics = mhd: MHD runs on the uniform mesh so far (allowed: "
+                      "fv.mesh = uniform)");
+  if (c.init == FvInit::orszag_tang && (p.get_int("grid.nx") == 1 || p.get_int("grid.ny") == 1))
+    throw ConfigError("fv.init = orszag-tang needs grid.nx > 1 and grid.ny > 1 (an x-y problem)");
 }
 
 void validate(const ParamSet& p) {
@@ -225,6 +296,7 @@ void validate(const ParamSet& p) {
       (p.get_int("grid.nx") == 1 || p.get_int("grid.ny") == 1))
     throw ConfigError(
         "fv.init = kelvin-helmholtz needs grid.nx > 1 and grid.ny > 1 (an x-y shear layer)");
+  validate_physics(p, c);
   amr::validate_amr(p);
 }
 
@@ -234,7 +306,9 @@ Bc parse_bc(const std::string& s) {
   return Bc::outflow;
 }
 
-Riemann parse_riemann(const std::string& s) {
+Riemann parse_riemann(const std::string& s, bool mhd) {
+  if (s == "auto") return mhd ? Riemann::hlld : Riemann::hllc;
+  if (s == "hlld") return Riemann::hlld;
   if (s == "hll") return Riemann::hll;
   if (s == "llf") return Riemann::llf;
   if (s == "hlle") return Riemann::hlle;
@@ -265,6 +339,7 @@ FvInit parse_init(const std::string& s) {
   if (s == "isentropic-vortex") return FvInit::isentropic_vortex;
   if (s == "smooth-wave") return FvInit::smooth_wave;
   if (s == "double-mach") return FvInit::double_mach;
+  if (s == "orszag-tang") return FvInit::orszag_tang;
   return FvInit::uniform;
 }
 
@@ -278,7 +353,10 @@ FvConfig parse_config(const ParamSet& p) {
   c.physics.theta = p.get_real("fv.theta");
   c.reconstruction = parse_reconstruction(p.get_string("fv.reconstruction"));
   c.physics.plm = c.reconstruction != Reconstruction::constant;
-  c.physics.riemann = parse_riemann(p.get_string("fv.riemann"));
+  c.mhd = p.get_string("fv.physics") == "mhd";
+  c.cleaning = p.get_string("fv.mhd_divergence") == "glm";
+  c.glm_alpha = p.get_real("fv.glm_alpha");
+  c.physics.riemann = parse_riemann(p.get_string("fv.riemann"), c.mhd);
   c.time = parse_time(p.get_string("fv.time"));
   const std::string& vars = p.get_string("fv.variables");
   const bool second_order =
@@ -304,10 +382,18 @@ FvConfig parse_config(const ParamSet& p) {
   c.ambient_rho = p.get_real("fv.ambient_rho");
   c.ambient_p = p.get_real("fv.ambient_p");
   c.velocity = {p.get_real("fv.ux"), p.get_real("fv.uy"), p.get_real("fv.uz")};
+  c.field = {p.get_real("fv.bx"), p.get_real("fv.by"), p.get_real("fv.bz")};
+  c.tube_bn = p.get_real("fv.tube_bn");
   c.tube_axis = p.get_string("fv.axis")[0] - 'x';
   c.interface = p.get_real("fv.interface");
-  c.left = {p.get_real("fv.left_rho"), p.get_real("fv.left_p"), p.get_real("fv.left_u")};
-  c.right = {p.get_real("fv.right_rho"), p.get_real("fv.right_p"), p.get_real("fv.right_u")};
+  c.left = {p.get_real("fv.left_rho"),
+            p.get_real("fv.left_p"),
+            p.get_real("fv.left_u"),
+            {p.get_real("fv.left_bt1"), p.get_real("fv.left_bt2")}};
+  c.right = {p.get_real("fv.right_rho"),
+             p.get_real("fv.right_p"),
+             p.get_real("fv.right_u"),
+             {p.get_real("fv.right_bt1"), p.get_real("fv.right_bt2")}};
   c.ripple_amplitude = p.get_real("fv.ripple_amplitude");
   c.ripple_wavenumber = p.get_real("fv.ripple_wavenumber");
   c.blast_energy = p.get_real("fv.blast_energy");
@@ -341,6 +427,8 @@ const char* riemann_name(Riemann r) {
       return "hlle";
     case Riemann::hlli:
       return "hlli";
+    case Riemann::hlld:
+      return "hlld";
     case Riemann::hllc:
       break;
   }
@@ -423,7 +511,9 @@ StagePath stage_path(const FvConfig& c) {
 }
 
 std::string scheme_name(const FvConfig& c) {
-  std::string s = reconstruction_name(c.reconstruction);
+  // Cleaning (fv.mhd_divergence) is left out: it may change while the run goes.
+  std::string s = c.mhd ? "mhd " : "";
+  s += reconstruction_name(c.reconstruction);
   if (c.reconstruction != Reconstruction::constant)
     s += std::string(" ") + variables_name(c.variables);
   return s + ", " + riemann_name(c.physics.riemann) + ", " + time_stepper_name(c.time);
@@ -447,8 +537,9 @@ SolverFamily family() {
   SolverFamily f;
   f.name = "fv";
   f.description =
-      "compressible Euler (ideal gas), finite volume: PLM theta-minmod, HLL/HLLC, TVD RK2 "
-      "(Wang, Abel & Kaehler 2010)";
+      "compressible Euler (ideal gas) or ideal MHD with GLM cleaning, finite volume: PLM "
+      "theta-minmod, HLL/HLLC/HLLD, TVD RK2 (Wang, Abel & Kaehler 2010), WENO and ADER to "
+      "fourth order (Subramanian, Balsara et al.)";
   f.params = fv_params();
   f.default_n = 64;
   f.supports_mpi = true;

@@ -1,5 +1,4 @@
 #include "sim/fv/FvInitial.hpp"
-#include <array>
 
 #include <array>
 #include <cmath>
@@ -13,10 +12,23 @@ namespace fluxview::fv {
 
 namespace {
 
-// The primitive state (rho, u, p, tracer concentration c) of a point.
+// The primitive state (rho, u, p, tracer concentration c, magnetic field b) of a point;
+// b is read only by MHD runs.
 struct Prim {
   double rho, u[3], p, c;
+  double b[3] = {0, 0, 0};
 };
+
+// Stores the Euler conserved state u = (rho, rho u, E, rho c) at cell (i, j, k) of the nv
+// fields (StateLayout.hpp); an MHD run gets it with B = 0 and psi = 0, which leaves E as
+// it is.
+template <class T>
+void store_euler(std::vector<Field<T>>& f, int i, int j, int k, const State<double, 6>& u) {
+  const int nv = int(f.size());
+  for (int m = 0; m < 5; ++m) f[m](i, j, k) = T(u.v[m]);
+  for (int m = 5; m < nv; ++m) f[m](i, j, k) = T(0);
+  if (nv == 6 || nv == 10) f[nv - 1](i, j, k) = T(u.v[5]);
+}
 
 // Sets every cell of this rank's box from the primitive state `prim(x)` returns at its
 // centre x.
@@ -28,23 +40,28 @@ void fill(std::vector<Field<T>>& f, const FvConfig& c, const Grid& g, PrimAt pri
     const double x[3] = {g.coord(0, g.offset[0] + i), g.coord(1, g.offset[1] + j),
                          g.coord(2, g.offset[2] + k)};
     const Prim q = prim(x);
+    if (nv >= 9) {
+      const State<double, 10> w{
+          {q.rho, q.u[0], q.u[1], q.u[2], q.p, q.b[0], q.b[1], q.b[2], 0, q.c}};
+      const State<double, 10> u = prim_to_cons(w, gamma);
+      for (int m = 0; m < 9; ++m) f[m](i, j, k) = T(u.v[m]);
+      if (nv == 10) f[9](i, j, k) = T(u.v[9]);
+      return;
+    }
     const State<double, 6> w{{q.rho, q.u[0], q.u[1], q.u[2], q.p, q.c}};
-    const State<double, 6> u = prim_to_cons(w, gamma);
-    for (int m = 0; m < nv; ++m) f[m](i, j, k) = T(u.v[m]);
+    store_euler(f, i, j, k, prim_to_cons(w, gamma));
   });
 }
 
-// Sets every cell of this rank's box to the conserved state (rho, rho u, E [, rho c])
+// Sets every cell of this rank's box to the Euler conserved state (rho, rho u, E, rho c)
 // `cons(x, h)` returns for the cell centred at x of size h (an exact cell average where
 // the problem has one).
 template <class T, class ConsAt>
 void fill_conserved(std::vector<Field<T>>& f, const Grid& g, ConsAt cons) {
-  const int nv = int(f.size());
   exec::for_each_cell(exec::Host{}, exec::interior(f[0].layout()), [&](int i, int j, int k) {
     const double x[3] = {g.coord(0, g.offset[0] + i), g.coord(1, g.offset[1] + j),
                          g.coord(2, g.offset[2] + k)};
-    const State<double, 6> u = cons(x);
-    for (int m = 0; m < nv; ++m) f[m](i, j, k) = T(u.v[m]);
+    store_euler(f, i, j, k, cons(x));
   });
 }
 
@@ -79,7 +96,11 @@ double inside_fraction(const Grid& g, const double x[3], const double centre[3],
 }
 
 Prim background(const FvConfig& c) {
-  return {c.ambient_rho, {c.velocity[0], c.velocity[1], c.velocity[2]}, c.ambient_p, 0};
+  return {c.ambient_rho,
+          {c.velocity[0], c.velocity[1], c.velocity[2]},
+          c.ambient_p,
+          0,
+          {c.field[0], c.field[1], c.field[2]}};
 }
 
 // fv.init = uniform: the background everywhere.
@@ -99,6 +120,9 @@ void fill_shock_tube(std::vector<Field<T>>& f, const FvConfig& c, const Grid& g)
     const TubeSide& s = left ? c.left : c.right;
     Prim q{s.rho, {0, 0, 0}, s.p, left ? 1.0 : 0.0};
     q.u[axis] = s.u;
+    q.b[axis] = c.tube_bn;
+    q.b[(axis + 1) % 3] = s.bt[0];
+    q.b[(axis + 2) % 3] = s.bt[1];
     if (!left && c.ripple_amplitude > 0) {
       // rho_R (1 + a sin(k (x - l/2))) averaged over the cell (Shu & Osher 1989).
       const double k = c.ripple_wavenumber, h = g.spacing[axis];
@@ -187,6 +211,22 @@ void fill_double_mach(std::vector<Field<T>>& f, const FvConfig& c, const Grid& g
   });
 }
 
+// fv.init = orszag-tang: rho = 25/(36 pi), p = 5/(12 pi), u = (-sin 2 pi y, sin 2 pi x),
+// B = B0 (-sin 2 pi y, sin 4 pi x), B0 = 1/sqrt(4 pi), with x and y as fractions of the box
+// (Orszag & Tang 1979; the set-up of Athena's test, in units where B^2/2 is the magnetic
+// pressure). The point values at cell centres give div B = 0 by central differences.
+template <class T>
+void fill_orszag_tang(std::vector<Field<T>>& f, const FvConfig& c, const Grid& g) {
+  const double pi = std::numbers::pi, b0 = 1 / std::sqrt(4 * pi);
+  fill(f, c, g, [&](const double* x) {
+    const double X = x[0] / c.grid.length[0], Y = x[1] / c.grid.length[1];
+    Prim q{25 / (36 * pi), {-std::sin(2 * pi * Y), std::sin(2 * pi * X), 0}, 5 / (12 * pi), 0};
+    q.b[0] = -b0 * std::sin(2 * pi * Y);
+    q.b[1] = b0 * std::sin(4 * pi * X);
+    return q;
+  });
+}
+
 }  // namespace
 
 VortexSpec vortex_spec(const FvConfig& c) {
@@ -231,6 +271,8 @@ void fill_initial(std::vector<Field<T>>& fields, const FvConfig& c, const Grid& 
       return fill_smooth_wave(fields, c, grid);
     case FvInit::double_mach:
       return fill_double_mach(fields, c, grid);
+    case FvInit::orszag_tang:
+      return fill_orszag_tang(fields, c, grid);
   }
 }
 

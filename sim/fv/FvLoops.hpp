@@ -42,9 +42,12 @@ void fill_axis_ghosts(const Space& space, const Conserved<T>& u, int nv, const F
     gi[b] = si[b] = p;
     gi[e] = si[e] = q;
     const std::int64_t dc = l.index(gi[0], gi[1], gi[2]), sc = l.index(si[0], si[1], si[2]);
+    // A reflecting wall mirrors the normal velocity and, for MHD, the normal field (a
+    // perfectly conducting wall: B_n = 0 on it).
     for (int m = 0; m < nv; ++m) {
       const T v = u.f[m][sc];
-      u.f[m][dc] = (bc == Bc::reflecting && m == kMomX + axis) ? -v : v;
+      const bool flip = m == kMomX + axis || (nv >= 9 && m == kBx + axis);
+      u.f[m][dc] = (bc == Bc::reflecting && flip) ? -v : v;
     }
   });
 }
@@ -98,9 +101,34 @@ double max_rate(const Space& space, const Conserved<T>& u, const FieldLayout& l,
       .value;
 }
 
+// What div B of a cell reads besides the field: the index strides and 1/dx along the
+// active axes (both 0 along a reduced one, where the terms vanish).
+template <class T>
+struct DivergenceStencil {
+  std::int64_t stride[3];
+  T inv_dx[3];
+};
+template <class T>
+DivergenceStencil<T> divergence_stencil(const FieldLayout& l, const T inv_dx[3]) {
+  return {{l.n[0] > 1 ? 1 : 0, l.n[1] > 1 ? l.sy : 0, l.n[2] > 1 ? l.sz : 0},
+          {inv_dx[0], inv_dx[1], inv_dx[2]}};
+}
+
+// div B of an MHD cell by central differences of its face neighbours; their ghosts must be
+// filled.
+template <class T>
+FLUXVIEW_HD double divergence_b(const Conserved<T>& u, std::int64_t c,
+                                const DivergenceStencil<T>& s) {
+  double d = 0;
+  for (int a = 0; a < 3; ++a)
+    d += 0.5 * (double(u.f[kBx + a][c + s.stride[a]]) - double(u.f[kBx + a][c - s.stride[a]])) *
+         double(s.inv_dx[a]);
+  return d;
+}
+
 struct TotalsAcc {
-  exec::Sum<double> mass, momentum[3], energy, tracer_mass, mixed_mass;
-  exec::Max<double> max_mach{0.0};
+  exec::Sum<double> mass, momentum[3], energy, tracer_mass, mixed_mass, magnetic_energy, divb;
+  exec::Max<double> max_mach{0.0}, divb_max{0.0};
   exec::Sum<std::int64_t> nonfinite;
   FLUXVIEW_HD void join(const TotalsAcc& o) {
     mass.join(o.mass);
@@ -108,20 +136,26 @@ struct TotalsAcc {
     energy.join(o.energy);
     tracer_mass.join(o.tracer_mass);
     mixed_mass.join(o.mixed_mass);
+    magnetic_energy.join(o.magnetic_energy);
+    divb.join(o.divb);
     max_mach.join(o.max_mach);
+    divb_max.join(o.divb_max);
     nonfinite.join(o.nonfinite);
   }
 };
 
 template <int NV, class Space, class T>
-Totals totals(const Space& space, const Conserved<T>& u, const FieldLayout& l,
-              const Physics<T>& ph) {
+Totals totals(const Space& space, const Conserved<T>& u, const FieldLayout& l, const Physics<T>& ph,
+              const T inv_dx[3]) {
+  const DivergenceStencil<T> stencil = divergence_stencil(l, inv_dx);
   const TotalsAcc t = exec::reduce_cells(
       space, exec::interior(l), TotalsAcc{},
       [=] FLUXVIEW_LAMBDA(int i, int j, int k, TotalsAcc& acc) {
+        // Named here, outside `if constexpr`, where a device lambda may first capture it.
+        const DivergenceStencil<T>& div = stencil;
         const State<T, NV> s = load_state<NV>(u, l.index(i, j, k));
         bool finite = true;
-        for (int m = 0; m < 5; ++m) finite = finite && is_finite(double(s.v[m]));
+        for (int m = 0; m < NV; ++m) finite = finite && is_finite(double(s.v[m]));
         if (!finite) {
           acc.nonfinite.add(1);
           return;
@@ -134,8 +168,14 @@ Totals totals(const Space& space, const Conserved<T>& u, const FieldLayout& l,
                           double(q.v[kVelX + 1]) * q.v[kVelX + 1] +
                           double(q.v[kVelX + 2]) * q.v[kVelX + 2];
         acc.max_mach.add(std::sqrt(v2) / double(sound_speed(q.v[kRho], q.v[kPressure], ph.gamma)));
-        if constexpr (NV > 5) {
-          const double rc = s.v[kRhoC], conc = rc / double(s.v[kRho]);
+        if constexpr (is_mhd<NV>) {
+          acc.magnetic_energy.add(double(magnetic_pressure(s)));
+          const double d = fabs(divergence_b(u, l.index(i, j, k), div));
+          acc.divb.add(d);
+          acc.divb_max.add(d);
+        }
+        if constexpr (has_tracer<NV>) {
+          const double rc = s.v[tracer_slot<NV>], conc = rc / double(s.v[kRho]);
           acc.tracer_mass.add(rc);
           // The cloud-disruption measure: tracer-carrying material mixed with the background.
           if (conc > 0.1 && conc < 0.9) acc.mixed_mass.add(rc);
@@ -148,6 +188,9 @@ Totals totals(const Space& space, const Conserved<T>& u, const FieldLayout& l,
   r.tracer_mass = t.tracer_mass.value;
   r.mixed_mass = t.mixed_mass.value;
   r.max_mach = t.max_mach.value;
+  r.magnetic_energy = t.magnetic_energy.value;
+  r.divb_sum = t.divb.value;
+  r.divb_max = t.divb_max.value;
   r.nonfinite = t.nonfinite.value;
   return r;
 }
@@ -191,13 +234,27 @@ DensityErrors density_errors(const Space& space, const Conserved<T>& u, const Fi
   return {r.sum.value, r.max.value};
 }
 
-template <class Space, class T>
+// A derived field of every interior cell; div B from the neighbours (ghosts filled).
+template <int NV, class Space, class T>
 void derived(const Space& space, const Conserved<T>& u, const FieldLayout& l, const Physics<T>& ph,
-             Derived what, T* out) {
+             const T inv_dx[3], Derived what, T* out) {
+  const DivergenceStencil<T> stencil = divergence_stencil(l, inv_dx);
   exec::for_each_cell(space, exec::interior(l), [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
     const std::int64_t c = l.index(i, j, k);
-    const State<T, 5> q = cons_to_prim(load_state<5>(u, c), ph);
-    out[c] = derived_value(q, what == Derived::tracer ? u.f[kRhoC][c] : T(0), what);
+    if (what == Derived::divergence_b) {
+      out[c] = T(divergence_b(u, c, stencil));
+      return;
+    }
+    const State<T, NV> q = cons_to_prim(load_state<NV>(u, c), ph);
+    if constexpr (is_mhd<NV>)
+      if (int(what) >= int(Derived::bx)) {
+        out[c] = mhd_field_value(q, MhdField(int(what) - int(Derived::bx)));
+        return;
+      }
+    const State<T, 5> q5{{q.v[0], q.v[1], q.v[2], q.v[3], q.v[4]}};
+    T tracer_density = T(0);
+    if constexpr (has_tracer<NV>) tracer_density = u.f[tracer_slot<NV>][c];
+    out[c] = derived_value(q5, tracer_density, what);
   });
 }
 
@@ -228,20 +285,22 @@ class FvBackendOn final : public FvBackend<T> {
   void stage(const StageArgs<T>& a) override { stage_on(Space{}, a, scratch_); }
   double max_rate(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph,
                   const T inv_dx[3]) override {
-    return nv == 6 ? fv::max_rate<6>(Space{}, u, l, ph, inv_dx)
-                   : fv::max_rate<5>(Space{}, u, l, ph, inv_dx);
+    return with_nv(
+        nv, [&](auto n) { return fv::max_rate<decltype(n)::value>(Space{}, u, l, ph, inv_dx); });
   }
-  Totals totals(const Conserved<T>& u, int nv, const FieldLayout& l,
-                const Physics<T>& ph) override {
-    return nv == 6 ? fv::totals<6>(Space{}, u, l, ph) : fv::totals<5>(Space{}, u, l, ph);
+  Totals totals(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph,
+                const T inv_dx[3]) override {
+    return with_nv(
+        nv, [&](auto n) { return fv::totals<decltype(n)::value>(Space{}, u, l, ph, inv_dx); });
   }
   DensityErrors density_errors(const Conserved<T>& u, const FieldLayout& l, const Grid& grid,
                                const ExactSolution& exact, double t) override {
     return fv::density_errors(Space{}, u, l, grid, exact, t);
   }
-  void derived(const Conserved<T>& u, const FieldLayout& l, const Physics<T>& ph, Derived what,
-               T* out) override {
-    fv::derived(Space{}, u, l, ph, what, out);
+  void derived(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph,
+               const T inv_dx[3], Derived what, T* out) override {
+    with_nv(nv,
+            [&](auto n) { fv::derived<decltype(n)::value>(Space{}, u, l, ph, inv_dx, what, out); });
   }
   std::string kernel(int tile_rows) const override {
     if constexpr (std::is_same_v<Space, exec::Host>)

@@ -1,5 +1,6 @@
 #pragma once
-// The second-order scheme of the fv solver and the parts of a stage every scheme shares,
+// The second-order scheme of the fv solver and the parts of a stage every scheme shares
+// (for the Euler equations and for MHD alike),
 // written once and shared by the CPU loops (FvCpu.cpp) and the CUDA kernels
 // (cuda/FvKernels.cu): the theta-minmod PLM reconstruction (Wang, Abel & Kaehler 2010,
 // eqs. 9-11), the flux through a face (the Riemann solvers are RiemannSolvers.hpp), the
@@ -9,6 +10,7 @@
 
 #include "sim/core/HostDevice.hpp"
 #include "sim/fv/EulerState.hpp"
+#include "sim/fv/MhdRiemann.hpp"
 #include "sim/fv/RiemannSolvers.hpp"
 
 namespace fluxview::fv {
@@ -58,11 +60,15 @@ FLUXVIEW_HD void reconstruct(const State<T, NV>& a, const State<T, NV>& b, const
 
 // ---- fluxes ---------------------------------------------------------------------------
 
-// The Riemann flux along axis D from the face states qL, qR, by the solver fv.riemann chose.
+// The Riemann flux along axis D from the face states qL, qR, by the solver fv.riemann chose
+// (an MHD state: MhdRiemann.hpp; the fallback's hlle is HLL there).
 template <int D, class T, int NV>
 FLUXVIEW_HD State<T, NV> riemann_flux(const State<T, NV>& qL, const State<T, NV>& qR,
                                       const Physics<T>& ph) {
-  return riemann_solve<D>(ph.riemann, qL, qR, ph.gamma);
+  if constexpr (is_mhd<NV>)
+    return mhd_riemann_solve<D>(ph.riemann, qL, qR, ph);
+  else
+    return riemann_solve<D>(ph.riemann, qL, qR, ph.gamma);
 }
 
 // Flux through the face between b and c from the stencil (a, b, c, d) of primitives.
@@ -124,18 +130,27 @@ FLUXVIEW_HD State<T, NV> first_order_divergence(const State<T, NV>& q, const Sta
                          riemann_flux<2>(zm, q, ph), riemann_flux<2>(q, zp, ph), inv_dx);
 }
 
+// L of a cell with its sources added: for MHD the damping of psi, -c_h^2/c_p^2 psi
+// (Dedner et al. 2002's mixed GLM), inside the stage so that it takes the time stepper's
+// order; c_h dt / dx <= cfl keeps it far from stiff.
+template <class T, int NV>
+FLUXVIEW_HD State<T, NV> with_sources(State<T, NV> l, const State<T, NV>& u, const Physics<T>& ph) {
+  if constexpr (is_mhd<NV>) l.v[kPsi] -= ph.psi_decay * u.v[kPsi];
+  return l;
+}
+
 // The update of one cell in a stage: w0 U0 + w (U + dt L) with the high-order flux
-// divergence l. Where that state is not admissible, the same with the cell's first-order
-// divergence (first_order(), called only then, so that its neighbours are read only then),
-// and where even that is not, the floors; `corrected` counts such cells. Both backends
+// divergence l and the sources. Where that state is not admissible, the same with the cell's
+// first-order divergence (first_order(), called only then, so that its neighbours are read only
+// then), and where even that is not, the floors; `corrected` counts such cells. Both backends
 // update every cell through it.
 template <class T, int NV, class FirstOrder>
 FLUXVIEW_HD State<T, NV> update_cell(const State<T, NV>& u0, const State<T, NV>& u,
                                      const State<T, NV>& l, T dt, T w0, T w, const Physics<T>& ph,
                                      const FirstOrder& first_order, unsigned long long& corrected) {
-  State<T, NV> r = rk_combine(u0, u, l, dt, w0, w);
+  State<T, NV> r = rk_combine(u0, u, with_sources(l, u, ph), dt, w0, w);
   if (!admissible(r, ph)) {
-    r = rk_combine(u0, u, first_order(), dt, w0, w);
+    r = rk_combine(u0, u, with_sources(first_order(), u, ph), dt, w0, w);
     if (!admissible(r, ph)) r = apply_floors(r, ph);
     ++corrected;
   }

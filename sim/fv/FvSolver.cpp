@@ -49,11 +49,8 @@ void FvSolver<T>::reset(const ParamSet& p) {
                          (periodic[a] || (s == 0 ? !box_.at_low_edge(a) : !box_.at_high_edge(a)));
       ghosts_.bc[a][s] = inner ? Bc::neighbour : config_.bc[a][s];
     }
-  nv_ = config_.tracer ? 6 : 5;
-  tile_rows_ =
-      config_.tile == TileChoice::rows4 || (config_.tile == TileChoice::automatic && sizeof(T) == 8)
-          ? 4
-          : 8;
+  nv_ = variable_count(config_.mhd, config_.tracer);
+  tile_rows_ = tile_rows();
   time_ = 0;
   step_ = 0;
 
@@ -88,8 +85,7 @@ template <class T>
 std::vector<FieldInfo> FvSolver<T>::fields() const {
   std::vector<FieldInfo> f = {{"rho", "kg/m^3", "density", true}};
   for (const auto& d : kDerived)
-    if (d.what != Derived::tracer || nv_ == 6)
-      f.push_back({d.name, d.unit, d.description, d.what == Derived::p});
+    if (has_field(d)) f.push_back({d.name, d.unit, d.description, d.what == Derived::p});
   return f;
 }
 
@@ -102,11 +98,12 @@ FieldView FvSolver<T>::view(const std::string& name) const {
   if (name == "solid" && solid_cells_ > 0) return solid_.view("solid", "", Centering::cell);
   for (std::size_t i = 0; i < std::size(kDerived); ++i) {
     const DerivedInfo& d = kDerived[i];
-    if (name != d.name || (d.what == Derived::tracer && nv_ != 6)) continue;
+    if (name != d.name || !has_field(d)) continue;
     Field<T>& out = derived_[i];
     if (out.layout().size != layout().size || out.where() != where())
       out = Field<T>(layout().n, ghost_, where());
-    backend_->derived(fields_of(state_), layout(), ph_, d.what, out.data());
+    // div B reads the neighbours: the state's ghosts are filled after every MHD step.
+    backend_->derived(fields_of(state_), nv_, layout(), ph_, inv_dx_, d.what, out.data());
     return out.view(d.name, d.unit, Centering::cell);
   }
   std::string names;
@@ -116,7 +113,7 @@ FieldView FvSolver<T>::view(const std::string& name) const {
 
 template <class T>
 std::vector<Diagnostic> FvSolver<T>::diagnostics() {
-  Totals t = backend_->totals(fields_of(state_), nv_, layout(), ph_);
+  Totals t = backend_->totals(fields_of(state_), nv_, layout(), ph_, inv_dx_);
   t.mass = parallel::allreduce_sum(t.mass);
   for (double& m : t.momentum) m = parallel::allreduce_sum(m);
   t.energy = parallel::allreduce_sum(t.energy);
@@ -148,7 +145,16 @@ std::vector<Diagnostic> FvSolver<T>::diagnostics() {
     d.push_back({"density_error_l1", "kg/m^3", parallel::allreduce_sum(e.sum) / cells});
     d.push_back({"density_error_linf", "kg/m^3", parallel::allreduce_max(e.max)});
   }
-  if (nv_ == 6) {
+  if (mhd()) {
+    // Magnetic energy (part of "energy"), and div B: its mean magnitude over the cells and
+    // its largest, by central differences (the GLM cleaning keeps them small; without it
+    // they grow).
+    const double cells = double(grid_.n[0]) * grid_.n[1] * grid_.n[2];
+    d.push_back({"magnetic_energy", "J", parallel::allreduce_sum(t.magnetic_energy) * vol});
+    d.push_back({"divergence_b_mean", "Pa^1/2/m", parallel::allreduce_sum(t.divb_sum) / cells});
+    d.push_back({"divergence_b_max", "Pa^1/2/m", parallel::allreduce_max(t.divb_max)});
+  }
+  if (has_tracer()) {
     d.push_back({"tracer_mass", "kg", t.tracer_mass * vol});
     // Fraction of the tracer-carrying material in cells where it is mixed with the
     // background (0.1 < c < 0.9): the cloud-disruption measure of how much of the cloud
@@ -182,9 +188,14 @@ std::vector<std::pair<std::string, std::string>> FvSolver<T>::run_facts() const 
       {"kernel", kernel},
       {"scheme", scheme},
       {"ghost_layers", std::to_string(ghost_)},
-      {"variables", nv_ == 6 ? "rho, rho u, E, rho c" : "rho, rho u, E"},
+      {"variables",
+       std::string("rho, rho u, E") + (mhd() ? ", B, psi" : "") + (has_tracer() ? ", rho c" : "")},
       {"boundaries", bc.str()},
       {"cfl", format_value(config_.cfl)}};
+  if (mhd())
+    f.push_back({"divergence_cleaning", config_.cleaning ? "glm, c_h from the CFL rate, alpha = " +
+                                                               format_value(config_.glm_alpha)
+                                                         : "none"});
   if (config_.time_passes && times_.total() > 0) {
     const double t = times_.total();
     std::ostringstream o;

@@ -37,7 +37,7 @@
 
 namespace fluxview::fv {
 
-// The fields besides rho that view() derives from the state.
+// The fields besides rho that view() derives from the state; the MHD ones only for MHD.
 struct DerivedInfo {
   const char* name;
   const char* unit;
@@ -48,8 +48,17 @@ inline constexpr DerivedInfo kDerived[] = {
     {"ux", "m/s", "velocity x", Derived::ux},
     {"uy", "m/s", "velocity y", Derived::uy},
     {"uz", "m/s", "velocity z", Derived::uz},
-    {"p", "Pa", "pressure", Derived::p},
+    {"p", "Pa", "pressure (of the gas)", Derived::p},
     {"tracer", "", "passive tracer concentration c (1: cloud or band material)", Derived::tracer},
+    {"bx", "Pa^1/2", "magnetic field x", Derived::bx},
+    {"by", "Pa^1/2", "magnetic field y", Derived::by},
+    {"bz", "Pa^1/2", "magnetic field z", Derived::bz},
+    {"b_magnitude", "Pa^1/2", "magnetic field strength |B|", Derived::b_magnitude},
+    {"magnetic_pressure", "Pa", "magnetic pressure B^2/2", Derived::magnetic_pressure},
+    {"plasma_beta", "", "plasma beta p / (B^2/2) (1e30 where B = 0)", Derived::plasma_beta},
+    {"psi", "Pa^1/2 m/s", "GLM cleaning scalar psi", Derived::psi},
+    {"divergence_b", "Pa^1/2/m", "div B by central differences (0 for an exact field)",
+     Derived::divergence_b},
 };
 
 template <class T>
@@ -112,6 +121,23 @@ class FvSolver final : public Solver {
     return c;
   }
   const FieldLayout& layout() const { return state_[0].layout(); }
+  bool mhd() const { return nv_ >= 9; }
+  bool has_tracer() const { return nv_ == 6 || nv_ == 10; }
+  // Whether this run has the derived field d (tracer and MHD fields only where they exist).
+  bool has_field(const DerivedInfo& d) const {
+    if (d.what == Derived::tracer) return has_tracer();
+    return int(d.what) < int(Derived::bx) || mhd();
+  }
+  // fv.cuda_tile resolved: MHD always takes 4 rows (cuda/FvKernels.cu says why).
+  int tile_rows() const {
+    return mhd() || config_.tile == TileChoice::rows4 ||
+                   (config_.tile == TileChoice::automatic && sizeof(T) == 8)
+               ? 4
+               : 8;
+  }
+  // MHD: the cleaning speed c_h of the step about to be taken and psi's damping rate, into
+  // ph_ (FvStepping.cpp).
+  void set_cleaning();
   Location where() const { return backend_->where(); }
   // The backend's two counters: [0] corrected cells, [1] bits of the next CFL rate.
   unsigned long long* counter(int i) {

@@ -54,10 +54,7 @@ void FvSolver<T>::set_live(const std::string& key, const ParamValue& value) {
   params_ = p;
   config_ = c;
   ph_ = physics_in<T>(config_);
-  tile_rows_ =
-      config_.tile == TileChoice::rows4 || (config_.tile == TileChoice::automatic && sizeof(T) == 8)
-          ? 4
-          : 8;
+  tile_rows_ = tile_rows();
   for (int a = 0; a < 3; ++a)
     for (int s = 0; s < 2; ++s)
       if (ghosts_.bc[a][s] != Bc::neighbour) ghosts_.bc[a][s] = config_.bc[a][s];

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "sim/core/Backend.hpp"
 #include "sim/core/FieldLayout.hpp"
@@ -28,6 +29,22 @@ FLUXVIEW_HD int ghost_source(Bc bc, int side, int h, int n) {
   if (bc == Bc::periodic) return side == 0 ? n - 1 - h : h;
   if (bc == Bc::reflecting) return side == 0 ? h : n - 1 - h;
   return side == 0 ? 0 : n - 1;
+}
+
+// Calls f(std::integral_constant<int, NV>{}) for the run's number of variables nv (5, 6, 9
+// or 10: StateLayout.hpp), so that one line instantiates a loop for every system.
+template <class F>
+decltype(auto) with_nv(int nv, F&& f) {
+  switch (nv) {
+    case 6:
+      return f(std::integral_constant<int, 6>{});
+    case 9:
+      return f(std::integral_constant<int, 9>{});
+    case 10:
+      return f(std::integral_constant<int, 10>{});
+    default:
+      return f(std::integral_constant<int, 5>{});
+  }
 }
 
 // A set of NV conservative fields sharing one layout (SoA). Fields past nv are unused.
@@ -65,7 +82,7 @@ struct PassTimes {
 
 template <class T>
 struct StageArgs {
-  int nv = 5;          // 5 (Euler) or 6 (with tracer)
+  int nv = 5;          // 5 (Euler) or 6 (with tracer); 9 or 10 (MHD)
   FieldLayout layout;  // of every field
   Conserved<T> u0;     // read only at the cell itself (may be the same as out)
   Conserved<T> in;     // the state L is evaluated on; ghosts filled
@@ -111,6 +128,9 @@ struct Totals {
   double tracer_mass = 0;  // sum rho c
   double mixed_mass = 0;   // sum rho c over cells with 0.1 < c < 0.9
   double max_mach = 0;
+  double magnetic_energy = 0;  // MHD: sum B^2/2
+  double divb_sum = 0;         // MHD: sum |div B| (central differences)
+  double divb_max = 0;         // MHD: max |div B|
   std::int64_t nonfinite = 0;
 };
 
@@ -124,8 +144,23 @@ struct DensityErrors {
   double sum = 0, max = 0;  // of |rho - rho_exact| over this rank's interior
 };
 
-// Which derived field primitive() computes.
-enum class Derived : int { ux = 0, uy = 1, uz = 2, p = 3, tracer = 4 };
+// Which derived field view() computes: those of the Euler equations, then MHD's (bx ..
+// psi in the order of MhdField, MhdState.hpp) and div B.
+enum class Derived : int {
+  ux = 0,
+  uy = 1,
+  uz = 2,
+  p = 3,
+  tracer = 4,
+  bx = 5,
+  by,
+  bz,
+  b_magnitude,
+  magnetic_pressure,
+  plasma_beta,
+  psi,
+  divergence_b
+};
 
 // A derived field at one cell from its primitive state q = (rho, ux, uy, uz, p) and the
 // conserved tracer density rho c.
@@ -162,13 +197,13 @@ class FvBackend : public Backend {
   // max over the interior of the signal rate; not finite when any cell is not.
   virtual double max_rate(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph,
                           const T inv_dx[3]) = 0;
-  virtual Totals totals(const Conserved<T>& u, int nv, const FieldLayout& l,
-                        const Physics<T>& ph) = 0;
+  virtual Totals totals(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph,
+                        const T inv_dx[3]) = 0;
   virtual DensityErrors density_errors(const Conserved<T>& u, const FieldLayout& l,
                                        const Grid& grid, const ExactSolution& exact, double t) = 0;
   // A derived field into `out` (the interior; same layout and location as the state).
-  virtual void derived(const Conserved<T>& u, const FieldLayout& l, const Physics<T>& ph,
-                       Derived what, T* out) = 0;
+  virtual void derived(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph,
+                       const T inv_dx[3], Derived what, T* out) = 0;
   // What computes a stage, for run.json.
   virtual std::string kernel(int tile_rows) const = 0;
 };

@@ -1,5 +1,6 @@
 // The fv solver's step: TVD RK2 in two stages, the ghosts each stage reads, and the CFL
 // rate of the next step (the class: FvSolverImpl.hpp).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -23,8 +24,26 @@ void FvSolver<T>::fill_ghosts(const Conserved<T>& u, double t) {
 // ghosts of its input register, computes L of it once, and writes one or two registers as
 // weight_u0 U0 + weight_in (in + dt' L), dt' = b / weight_in dt. For TVD RK2 this is the
 // two stages of eq. 8 exactly as before.
+// c_h is the largest speed at which the cleaning waves obey the step's CFL condition:
+// dt sum_a c_h / dx_a = dt rate = cfl, so c_h = rate / sum_a (1/dx_a), about the fastest
+// signal speed of the grid (Wang et al. tie it to that; Dedner et al. 2002). The same on
+// every rank (the rate is reduced), so MPI runs stay bit-identical. psi then decays at
+// alpha c_h / dx_min (Mignone & Tzeferacos 2010).
+template <class T>
+void FvSolver<T>::set_cleaning() {
+  double inv_sum = 0, inv_max = 0;
+  for (int a = 0; a < 3; ++a) {
+    inv_sum += double(inv_dx_[a]);
+    inv_max = std::max(inv_max, double(inv_dx_[a]));
+  }
+  const double ch = config_.cleaning && inv_sum > 0 ? rate_ / inv_sum : 0.0;
+  ph_.ch = T(ch);
+  ph_.psi_decay = T(config_.glm_alpha * ch * inv_max);
+}
+
 template <class T>
 void FvSolver<T>::step_by(double h) {
+  if (mhd()) set_cleaning();
   const RkScheme sch = rk_scheme(config_.time);
   const Conserved<T> reg[kMaxRkRegisters] = {fields_of(state_), fields_of(stage_),
                                              third_.empty() ? Conserved<T>{} : fields_of(third_)};
@@ -79,6 +98,9 @@ void FvSolver<T>::step_by(double h) {
   if (sch.result == 2) std::swap(state_, third_);
   time_ += h;
   ++step_;
+  // MHD: div B (a view and a diagnostic) reads each cell's neighbours, so the new state's
+  // ghosts are filled now; the next step fills them again (one more fill a step).
+  if (mhd()) fill_ghosts(fields_of(state_), time_);
   unsigned long long bits = 0;
   copy_bytes(&bits, Location::host, counter(1), where(), sizeof bits);
   std::memcpy(&rate_, &bits, sizeof rate_);
@@ -119,6 +141,7 @@ std::uint64_t FvSolver<T>::corrected() const {
 
 #define FLUXVIEW_FV_STEPPING(T)                                        \
   template void FvSolver<T>::fill_ghosts(const Conserved<T>&, double); \
+  template void FvSolver<T>::set_cleaning();                           \
   template void FvSolver<T>::step_by(double);                          \
   template void FvSolver<T>::rate_from_state();                        \
   template void FvSolver<T>::reduce_rate();                            \

@@ -97,7 +97,7 @@ PaintSums paint(const Space& space, const Conserved<T>& u, T* solid, const Field
           s1.v[kRho] = T(p.ratio * rho);
           for (int d = 0; d < 3; ++d) s1.v[kMomX + d] = T(p.ratio * double(s0.v[kMomX + d]));
           s1.v[kEnergy] = T(double(s0.v[kEnergy]) + (p.ratio - 1) * kin);
-          if constexpr (NV > 5) s1.v[kRhoC] = s1.v[kRho];
+          if constexpr (has_tracer<NV>) s1.v[tracer_slot<NV>] = s1.v[kRho];
         } else {  // make_solid
           for (int d = 0; d < 3; ++d) s1.v[kMomX + d] = T(0);
           s1.v[kEnergy] = T(double(s0.v[kEnergy]) - kin);
@@ -134,6 +134,7 @@ FLUXVIEW_HD State<T, NV> solid_face_flux(const State<T, NV>& a, const State<T, N
     const State<T, NV>& fluid = sb ? c : b;
     State<T, NV> mirror = fluid;
     mirror.v[kVelX + D] = -fluid.v[kVelX + D];
+    if constexpr (is_mhd<NV>) mirror.v[kBx + D] = -fluid.v[kBx + D];  // a conducting wall
     const State<T, NV> w =
         sb ? riemann_flux<D>(mirror, fluid, ph) : riemann_flux<D>(fluid, mirror, ph);
     f.v[kMomX + D] = w.v[kMomX + D];
@@ -260,12 +261,12 @@ class FvToolsOn final : public FvTools<T> {
   FvToolsOn() : FvTools<T>(exec::location_of(Space{})) {}
   PaintSums paint(const Conserved<T>& u, int nv, T* solid, const FieldLayout& l, const Brush& b,
                   const Paint& p) override {
-    return nv == 6 ? fv::paint<6>(Space{}, u, solid, l, b, p)
-                   : fv::paint<5>(Space{}, u, solid, l, b, p);
+    return with_nv(
+        nv, [&](auto n) { return fv::paint<decltype(n)::value>(Space{}, u, solid, l, b, p); });
   }
   void stage_with_solids(const StageArgs<T>& a, const T* solid) override {
-    const SolidStageAcc r = a.nv == 6 ? fv::stage_with_solids<6>(Space{}, a, solid)
-                                      : fv::stage_with_solids<5>(Space{}, a, solid);
+    const SolidStageAcc r = with_nv(
+        a.nv, [&](auto n) { return fv::stage_with_solids<decltype(n)::value>(Space{}, a, solid); });
     // The two counters live where the backend computes (FvSolverImpl.hpp): a few bytes each
     // way, once a stage, which the reduction has waited for anyway.
     if (a.corrected && r.corrected.value > 0) {

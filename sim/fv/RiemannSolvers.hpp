@@ -97,7 +97,7 @@ FLUXVIEW_HD State<T, NV> riemann_solve(Riemann kind, const State<T, NV>& qL, con
     qs.v[4] =
         (g - T(1)) *
         (us.v[4] - T(0.5) * qs.v[0] * (qs.v[1] * qs.v[1] + qs.v[2] * qs.v[2] + qs.v[3] * qs.v[3]));
-    if constexpr (NV > 5) qs.v[5] = us.v[5] * ir;
+    if constexpr (NV == 6) qs.v[5] = us.v[5] * ir;
     if (!(qs.v[4] > T(0))) return f;
     const T cs = sound_speed(qs.v[0], qs.v[4], g);
     // The jump's intermediate-wave part: characteristic fields 1, 2, 3 (and 5).
@@ -142,7 +142,7 @@ FLUXVIEW_HD State<T, NV> riemann_solve(Riemann kind, const State<T, NV>& qL, con
   us.v[3] = rs * (left ? qL.v[3] : qR.v[3]);
   us.v[1 + D] = rs * sM;
   us.v[4] = rs * (u.v[4] / rho + (sM - vn) * (sM + pk / m));
-  if constexpr (NV > 5) us.v[5] = rs * (left ? qL.v[5] : qR.v[5]);
+  if constexpr (NV == 6) us.v[5] = rs * (left ? qL.v[5] : qR.v[5]);
 #pragma unroll
   for (int k = 0; k < NV; ++k) f.v[k] = fK.v[k] + s * (us.v[k] - u.v[k]);
   return f;

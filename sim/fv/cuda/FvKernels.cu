@@ -226,10 +226,12 @@ void launch_stage(const StageArgs<T>& a) {
   const int chunk = (g.n2 + chunks - 1) / chunks;
   const dim3 grid(bx, by, (g.n2 + chunk - 1) / chunk), block(kTx, kTy);
   if (a.rate_bits) FLUXVIEW_CUDA_CHECK(cudaMemsetAsync(a.rate_bits, 0, sizeof(unsigned long long)));
-  if (a.nv == 6)
-    stage_kernel<T, 6, kTy><<<grid, block>>>(a, g, chunk);
-  else
-    stage_kernel<T, 5, kTy><<<grid, block>>>(a, g, chunk);
+  if constexpr (kTy == 4) {
+    if (a.nv == 10) stage_kernel<T, 10, 4><<<grid, block>>>(a, g, chunk);
+    if (a.nv == 9) stage_kernel<T, 9, 4><<<grid, block>>>(a, g, chunk);
+  }
+  if (a.nv == 6) stage_kernel<T, 6, kTy><<<grid, block>>>(a, g, chunk);
+  if (a.nv == 5) stage_kernel<T, 5, kTy><<<grid, block>>>(a, g, chunk);
   FLUXVIEW_CUDA_LAUNCH_CHECK();
 }
 
@@ -238,7 +240,9 @@ void launch_stage(const StageArgs<T>& a) {
 template <class T>
 void stage_on(const exec::Device&, const StageArgs<T>& a, Buffer& scratch) {
   if (a.path != StagePath::plm_faces) return higher_order_stage_on_device(a, scratch);
-  if (a.tile_rows == 4)
+  // MHD's nine or ten variables take the four-row tile whatever fv.cuda_tile says: the
+  // eight-row one's shared buffers would exceed 48 KB in double.
+  if (a.tile_rows == 4 || a.nv >= 9)
     launch_stage<T, 4>(a);
   else
     launch_stage<T, 8>(a);

@@ -1,0 +1,140 @@
+#pragma once
+// Ideal MHD in the GLM form of Dedner et al. (2002) as Wang, Abel & Kaehler (2010, eqs.
+// 14-16) write it, pointwise, for both backends: the conversions, the gas pressure, the
+// fast magnetosonic speed and the physical flux. Units are those of the papers: B carries
+// the factor 1/sqrt(mu_0) (Heaviside-Lorentz), so B^2/2 is the magnetic pressure.
+//
+//   U = (rho, rho u, E, B, psi [, rho c]),  E = p/(gamma-1) + rho u^2/2 + B^2/2
+//   F_n = (rho u_n,
+//          rho u u_n + (p + B^2/2) e_n - B B_n,
+//          (E + p + B^2/2) u_n - B_n (u.B),
+//          B u_n - u B_n   (its normal component replaced by psi),
+//          c_h^2 B_n       [, rho c u_n])
+// The normal components of the induction flux and psi's flux couple only B_n and psi; the
+// Riemann solvers (MhdRiemann.hpp) solve that linear pair exactly and the rest with B_n
+// held at the pair's value, so mhd_flux() leaves both zero. psi is damped by the source
+// -c_h^2/c_p^2 psi (Physics::psi_decay), added to a stage's L (FvPhysics.hpp).
+#include <cmath>
+
+#include "sim/fv/StateLayout.hpp"
+
+namespace fluxview::fv {
+
+template <class T, int NV>
+FLUXVIEW_HD T magnetic_pressure(const State<T, NV>& s) {
+  return T(0.5) * (s.v[kBx] * s.v[kBx] + s.v[kBx + 1] * s.v[kBx + 1] + s.v[kBx + 2] * s.v[kBx + 2]);
+}
+
+template <class T, int NV>
+FLUXVIEW_HD State<T, NV> mhd_prim_to_cons(const State<T, NV>& q, T gamma) {
+  State<T, NV> u;
+  const T rho = q.v[kRho], ux = q.v[kVelX], uy = q.v[kVelX + 1], uz = q.v[kVelX + 2];
+  u.v[kRho] = rho;
+  u.v[kMomX] = rho * ux;
+  u.v[kMomX + 1] = rho * uy;
+  u.v[kMomX + 2] = rho * uz;
+  u.v[kEnergy] = q.v[kPressure] / (gamma - T(1)) + T(0.5) * rho * (ux * ux + uy * uy + uz * uz) +
+                 magnetic_pressure(q);
+#pragma unroll
+  for (int m = kBx; m <= kPsi; ++m) u.v[m] = q.v[m];
+  if constexpr (has_tracer<NV>) u.v[tracer_slot<NV>] = rho * q.v[tracer_slot<NV>];
+  return u;
+}
+
+// The gas pressure of a conservative state whose density is positive, without a floor.
+template <class T, int NV>
+FLUXVIEW_HD T mhd_raw_pressure(const State<T, NV>& u, T gamma) {
+  const T mx = u.v[kMomX], my = u.v[kMomX + 1], mz = u.v[kMomX + 2];
+  const T kin = T(0.5) * (mx * mx + my * my + mz * mz) / u.v[kRho];
+  return (gamma - T(1)) * (u.v[kEnergy] - kin - magnetic_pressure(u));
+}
+
+// Conservative to primitive, density and gas pressure held at their floors.
+template <class T, int NV>
+FLUXVIEW_HD State<T, NV> mhd_cons_to_prim(const State<T, NV>& u, T gamma, T rho_floor, T p_floor) {
+  State<T, NV> q;
+  const T rho = fv_max(u.v[kRho], rho_floor);
+  const T inv = T(1) / rho;
+  q.v[kRho] = rho;
+  q.v[kVelX] = u.v[kMomX] * inv;
+  q.v[kVelX + 1] = u.v[kMomX + 1] * inv;
+  q.v[kVelX + 2] = u.v[kMomX + 2] * inv;
+  const T kin = T(0.5) * (u.v[kMomX] * q.v[kVelX] + u.v[kMomX + 1] * q.v[kVelX + 1] +
+                          u.v[kMomX + 2] * q.v[kVelX + 2]);
+  q.v[kPressure] = fv_max((gamma - T(1)) * (u.v[kEnergy] - kin - magnetic_pressure(u)), p_floor);
+#pragma unroll
+  for (int m = kBx; m <= kPsi; ++m) q.v[m] = u.v[m];
+  if constexpr (has_tracer<NV>) q.v[tracer_slot<NV>] = u.v[tracer_slot<NV>] * inv;
+  return q;
+}
+
+// The fast magnetosonic speed along axis D of a primitive state:
+// c_f^2 = (a^2 + b^2 + sqrt((a^2 + b^2)^2 - 4 a^2 b_n^2)) / 2, a^2 = gamma p / rho,
+// b^2 = B^2 / rho, b_n^2 = B_n^2 / rho.
+template <int D, class T, int NV>
+FLUXVIEW_HD T fast_speed(const State<T, NV>& q, T gamma) {
+  const T inv = T(1) / q.v[kRho];
+  const T a2 = gamma * q.v[kPressure] * inv;
+  const T b2 = T(2) * magnetic_pressure(q) * inv;
+  const T bn2 = q.v[kBx + D] * q.v[kBx + D] * inv;
+  const T s = a2 + b2;
+  return std::sqrt(T(0.5) * (s + std::sqrt(fv_max(s * s - T(4) * a2 * bn2, T(0)))));
+}
+
+// The signal rate of a cell for the CFL condition: sum over axes of (|u_a| + c_f,a) / dx_a.
+template <class T, int NV>
+FLUXVIEW_HD T mhd_signal_rate(const State<T, NV>& q, T gamma, const T inv_dx[3]) {
+  return (fv_abs(q.v[kVelX]) + fast_speed<0>(q, gamma)) * inv_dx[0] +
+         (fv_abs(q.v[kVelX + 1]) + fast_speed<1>(q, gamma)) * inv_dx[1] +
+         (fv_abs(q.v[kVelX + 2]) + fast_speed<2>(q, gamma)) * inv_dx[2];
+}
+
+// The physical flux along D without its B_n and psi components (left zero; see above).
+template <int D, class T, int NV>
+FLUXVIEW_HD State<T, NV> mhd_flux(const State<T, NV>& q, const State<T, NV>& u) {
+  const T un = q.v[kVelX + D], bn = q.v[kBx + D];
+  const T pt = q.v[kPressure] + magnetic_pressure(q);
+  const T ub =
+      q.v[kVelX] * q.v[kBx] + q.v[kVelX + 1] * q.v[kBx + 1] + q.v[kVelX + 2] * q.v[kBx + 2];
+  State<T, NV> f;
+  f.v[kRho] = u.v[kRho] * un;
+#pragma unroll
+  for (int a = 0; a < 3; ++a) {
+    f.v[kMomX + a] = u.v[kMomX + a] * un - q.v[kBx + a] * bn;
+    f.v[kBx + a] = q.v[kBx + a] * un - q.v[kVelX + a] * bn;  // 0 for a = D
+  }
+  f.v[kMomX + D] += pt;
+  f.v[kEnergy] = (u.v[kEnergy] + pt) * un - bn * ub;
+  f.v[kPsi] = T(0);
+  if constexpr (has_tracer<NV>) f.v[tracer_slot<NV>] = u.v[tracer_slot<NV>] * un;
+  return f;
+}
+
+// The MHD fields a view can show besides those of the Euler equations (FvStep.hpp's
+// Derived lists them all); divergence_b is computed from neighbours (FvLoops.hpp).
+enum class MhdField : int { bx, by, bz, b_magnitude, magnetic_pressure, plasma_beta, psi };
+
+template <class T, int NV>
+FLUXVIEW_HD T mhd_field_value(const State<T, NV>& q, MhdField what) {
+  const T pm = magnetic_pressure(q);
+  switch (what) {
+    case MhdField::bx:
+      return q.v[kBx];
+    case MhdField::by:
+      return q.v[kBx + 1];
+    case MhdField::bz:
+      return q.v[kBx + 2];
+    case MhdField::b_magnitude:
+      return std::sqrt(T(2) * pm);
+    case MhdField::magnetic_pressure:
+      return pm;
+    case MhdField::plasma_beta:
+      // 1e30 where there is no field (the gas pressure dominates completely): finite, so
+      // that the instability guard, which scans every field, does not take it for a NaN.
+      return pm > T(0) ? fv_min(q.v[kPressure] / pm, T(1e30)) : T(1e30);
+    default:
+      return q.v[kPsi];
+  }
+}
+
+}  // namespace fluxview::fv
