@@ -36,7 +36,7 @@ DeviceTransport device_transport();
 
 class GhostExchange {
  public:
-  static constexpr int kMaxFields = 8;
+  static constexpr int kMaxFields = 10;  // MHD with a tracer has ten
 
   GhostExchange() = default;
   // Collective: every rank constructs its exchange at the same point. `transport` is the

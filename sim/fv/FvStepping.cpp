@@ -15,6 +15,7 @@ void FvSolver<T>::fill_ghosts(const Conserved<T>& u, double t) {
   backend_->fill_boundary_ghosts(u, nv_, layout(), ghosts_);
   if (config_.init == FvInit::double_mach)
     backend_->fill_double_mach_ghosts(u, nv_, layout(), ghosts_, grid_, ph_, t);
+  static_assert(kMaxVars <= parallel::GhostExchange::kMaxFields);
   void* fields[parallel::GhostExchange::kMaxFields];
   for (int m = 0; m < nv_; ++m) fields[m] = u.f[m];
   exchange_.exchange(fields, nv_);  // one message per neighbour for every variable

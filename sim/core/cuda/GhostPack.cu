@@ -11,7 +11,8 @@ namespace fluxview::cuda {
 
 namespace {
 
-constexpr int kMaxFields = 8;
+// As parallel::GhostExchange::kMaxFields: the ten variables of MHD with a tracer.
+constexpr int kMaxFields = 10;
 
 struct BoxCopy {
   void* fields[kMaxFields];
