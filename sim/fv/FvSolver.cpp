@@ -172,8 +172,10 @@ std::vector<std::pair<std::string, std::string>> FvSolver<T>::run_facts() const 
     bc << (a ? " " : "") << ax[a] << ":" << bc_name(ghosts_.bc[a][0]) << "/"
        << bc_name(ghosts_.bc[a][1]);
   std::string scheme = scheme_name(config_);
-  if (config_.reconstruction == Reconstruction::plm)
-    scheme = "plm theta=" + format_value(double(ph_.theta)) + scheme.substr(3);
+  if (config_.reconstruction == Reconstruction::plm) {
+    const std::size_t at = scheme.find("plm") + 3;  // after "mhd " for MHD
+    scheme = scheme.substr(0, at) + " theta=" + format_value(double(ph_.theta)) + scheme.substr(at);
+  }
   const StagePath path = stage_path(config_);
   std::string kernel = backend_->kernel(tile_rows_);
   if (path == StagePath::modal)

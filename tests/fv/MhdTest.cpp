@@ -136,21 +136,29 @@ TEST(MhdHydroLimit, SodWithoutFieldMatchesTheExactSolution) {
 }
 
 TEST(MhdOrszagTang, ConservesAndTheCleaningKeepsDivergenceSmall) {
-  const std::vector<std::string> grid = {"grid.nx=64", "grid.ny=64"};
-  auto s = make_solver("fv/orszag-tang", grid, BackendKind::cpu, Precision::f64);
+  auto s =
+      make_solver("fv/orszag-tang", {"grid.nx=64", "grid.ny=64"}, BackendKind::cpu, Precision::f64);
+  auto none = make_solver("fv/orszag-tang", {"grid.nx=64", "grid.ny=64", "fv.mhd_divergence=none"},
+                          BackendKind::cpu, Precision::f64);
   const double m0 = diagnostic(*s, "mass"), e0 = diagnostic(*s, "energy");
   const double em0 = diagnostic(*s, "magnetic_energy");
   // The initial field is divergence-free to round-off by central differences.
   EXPECT_LT(diagnostic(*s, "divergence_b_max"), 1e-12);
-  run_until(*s, 0.5);
-  auto none = run_to("fv/orszag-tang", {"grid.nx=64", "grid.ny=64", "fv.mhd_divergence=none"}, 0.5);
-  const double glm = diagnostic(*s, "divergence_b_mean"),
-               off = diagnostic(*none, "divergence_b_mean");
-  std::printf(
-      "Orszag-Tang 64^2 t=0.5: mean |div B| glm %.4g, none %.4g; max glm %.4g none %.4g; "
-      "magnetic energy %.6f -> %.6f; corrected %g\n",
-      glm, off, diagnostic(*s, "divergence_b_max"), diagnostic(*none, "divergence_b_max"), em0,
-      diagnostic(*s, "magnetic_energy"), diagnostic(*s, "corrected_cells"));
+  // The time series of mean |div B| with the cleaning and without (docs/mhd.md's table).
+  std::printf("Orszag-Tang 64^2: t, mean |div B| glm, none; max |div B| glm, none\n");
+  for (int i = 1; i <= 5; ++i) {
+    run_until(*s, 0.1 * i);
+    run_until(*none, 0.1 * i);
+    const double glm = diagnostic(*s, "divergence_b_mean"),
+                 off = diagnostic(*none, "divergence_b_mean");
+    std::printf("  %.1f  %.4f  %.4f   %.3f  %.3f\n", 0.1 * i, glm, off,
+                diagnostic(*s, "divergence_b_max"), diagnostic(*none, "divergence_b_max"));
+    // The cleaning keeps div B below what the scheme leaves without it: little at t = 0.1
+    // (measured 0.025 against 0.029), less than half from t = 0.2 on (0.075 against 0.19).
+    EXPECT_LT(glm, (i == 1 ? 1.0 : 0.5) * off) << "t = " << 0.1 * i;
+  }
+  std::printf("magnetic energy %.6f -> %.6f; corrected %g\n", em0,
+              diagnostic(*s, "magnetic_energy"), diagnostic(*s, "corrected_cells"));
   // Periodic: mass, momentum and total energy to round-off (about 330 steps of sums over
   // 4096 cells; measured 1.0e-13 for the mass).
   EXPECT_NEAR(diagnostic(*s, "mass"), m0, 1e-12 * m0);
@@ -158,11 +166,9 @@ TEST(MhdOrszagTang, ConservesAndTheCleaningKeepsDivergenceSmall) {
   EXPECT_NEAR(diagnostic(*s, "momentum_x"), 0, 1e-12 * m0);
   EXPECT_NEAR(diagnostic(*s, "momentum_y"), 0, 1e-12 * m0);
   EXPECT_EQ(diagnostic(*s, "nonfinite_cells"), 0);
-  // The vortex did its work: kinetic energy went into the field (and back), shocks formed.
+  // The vortex did its work: shocks formed, kinetic energy went into the field.
   EXPECT_GT(diagnostic(*s, "max_mach"), 1.0);
-  EXPECT_NE(diagnostic(*s, "magnetic_energy"), em0);
-  // The cleaning keeps div B below what the scheme leaves without it.
-  EXPECT_LT(glm, 0.5 * off);
+  EXPECT_GT(diagnostic(*s, "magnetic_energy"), 1.2 * em0);
 }
 
 TEST(MhdBlast, ThreeDimensionalBlastInAFieldConservesWithTheTracer) {
