@@ -95,6 +95,45 @@ TEST(FramesCli, IsoAndLinesFromAViewFile) {
   EXPECT_GT(coloured_pixels(read_png(d / "out" / "frames" / "frame_000004.png")), 100);
 }
 
+// MHD's field lines: the 3D view's streamlines traced through (bx, by, bz). A uniform field
+// along x and one along z draw different lines; with the layer off the box is empty.
+TEST(FramesCli, MagneticFieldLinesAreDrawnAlongTheField) {
+  const fs::path d = fresh_dir("fieldlines");
+  fs::create_directories(d);
+  const auto frame = [&](const std::string& name, const std::string& field, bool lines) {
+    std::ofstream(d / (name + ".json"))
+        << R"({"view": "3d", "field": "b_magnitude", "layers": {"slices": false, "lines": )"
+        << (lines ? "true" : "false")
+        << R"(}, "lines": {"field": ["bx", "by", "bz"], "seeds": 5, "steps": 60}})";
+    const auto r = test::run_fluxview(
+        "run fv/sedov --backend cpu --set grid.n=16 --set fv.physics=mhd --set fv.ambient_p=0.1 "
+        "--set " +
+        field + " --steps 2 --render-every 2 --render-size 240x180 --quiet --view-file " +
+        (d / (name + ".json")).string() + " --output " + (d / name).string());
+    EXPECT_EQ(r.code, 0) << r.out;
+    return read_png(d / name / "frames" / "frame_000002.png");
+  };
+  // Light pixels of the box's area (not the title, not the colour bar).
+  const auto light = [](const Image& im) {
+    int n = 0;
+    for (int y = im.height / 6; y < im.height; ++y)
+      for (int x = 0; x < im.width * 2 / 3; ++x) {
+        const auto* p = im.pixel(x, y);
+        n += std::min({p[0], p[1], p[2]}) > 180;
+      }
+    return n;
+  };
+  const Image along_x = frame("x", "fv.bx=1", true), along_z = frame("z", "fv.bz=1", true);
+  const Image off = frame("off", "fv.bx=1", false);
+  EXPECT_GT(light(along_x), light(off) + 100);
+  EXPECT_GT(light(along_z), light(off) + 100);
+  int differ = 0;
+  for (int y = 0; y < along_x.height; ++y)
+    for (int x = 0; x < along_x.width; ++x)
+      differ += std::abs(along_x.pixel(x, y)[0] - along_z.pixel(x, y)[0]) > 60;
+  EXPECT_GT(differ, 100) << "lines along x and along z drew the same picture";
+}
+
 // The adaptive mesh's blocks outlined in the 2D view, each level in its colour: a 2D blast
 // on blocks of 8 with two levels; the same frame without outlines has none of those
 // colours. (Built where the adaptive mesh is, FLUXVIEW_HAVE_AMR.)
