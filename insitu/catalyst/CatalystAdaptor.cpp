@@ -68,6 +68,7 @@
 #include "sim/amr/AmrHierarchy.hpp"
 #include "sim/amr/BlockBoxes.hpp"
 #include "sim/core/Parallel.hpp"
+#include "sim/core/VectorFields.hpp"
 
 namespace fluxview {
 
@@ -481,7 +482,8 @@ void CatalystAdaptor::execute(const Solver& solver, bool force) {
 
   // 1. Which pipelines run now, and which fields they need.
   std::vector<std::pair<std::size_t, vtkSmartPointer<vtkCPDataDescription>>> running;
-  std::set<std::string> needed, needed_amr;
+  std::set<std::string> needed, needed_amr, needed_vectors;
+  const std::vector<VectorField> vectors = vector_fields(fields);  // B of MHD
   bool any_amr = false;
   for (std::size_t i = 0; i < m.pipelines.size(); ++i) {
     CatalystScriptStatus& st = m.status[i];
@@ -510,6 +512,12 @@ void CatalystAdaptor::execute(const Solver& solver, bool force) {
       if (wants_amr && amr_idd->IsFieldNeeded(f.name.c_str(), vtkDataObject::CELL))
         needed_amr.insert(f.name);
     }
+    // A vector is built from its components, so they are gathered too.
+    for (const VectorField& v : vectors)
+      if (wants_grid && idd->IsFieldNeeded(v.name.c_str(), association)) {
+        needed_vectors.insert(v.name);
+        needed.insert(v.components.begin(), v.components.end());
+      }
     running.emplace_back(i, dd);
   }
   m.stats.seconds_request += seconds_since(t0);
@@ -546,6 +554,21 @@ void CatalystAdaptor::execute(const Solver& solver, bool force) {
           ->SetActiveScalars(f.name.c_str());
       first = false;
     }
+  }
+  for (const VectorField& v : vectors) {
+    if (!needed_vectors.count(v.name)) continue;
+    vtkDataArray* c[3];
+    for (int k = 0; k < 3; ++k) c[k] = m.arrays[v.components[k]].array;
+    vtkSmartPointer<vtkDataArray> vec;
+    vec.TakeReference(vtkDataArray::CreateDataArray(c[0]->GetDataType()));
+    vec->SetName(v.name.c_str());
+    vec->SetNumberOfComponents(3);
+    vec->SetNumberOfTuples(c[0]->GetNumberOfTuples());
+    for (vtkIdType i = 0; i < c[0]->GetNumberOfTuples(); ++i)
+      for (int k = 0; k < 3; ++k) vec->SetComponent(i, k, c[k]->GetComponent(i, 0));
+    attrs->AddArray(vec);
+    (points ? static_cast<vtkDataSetAttributes*>(m.image->GetPointData()) : m.image->GetCellData())
+        ->SetActiveVectors(v.name.c_str());
   }
   m.image->Modified();
   if (hierarchy && any_amr) {

@@ -66,6 +66,7 @@ void SnapshotSeries::write(const Solver& solver) {
         if (g.offset[a] + n[a] < g.n[a] && v.layout.ghost_along(a) > 0) ++n[a];
     arrays.push_back({f.name, gather_box(v, {0, 0, 0}, n)});
   }
+  append_vectors(arrays, vector_fields(solver.fields()));  // B of MHD, for the stream tracer
   char stem[64];
   std::snprintf(stem, sizeof stem, "snapshot_%06lld", static_cast<long long>(solver.step()));
   std::string name = std::string(stem) + ".vti";
@@ -109,11 +110,20 @@ void SnapshotSeries::write_pvti(const std::filesystem::path& path, const std::st
         << "  <PImageData WholeExtent=\"" << vtk_extent(g, {0, 0, 0}, g.n)
         << "\" GhostLevel=\"0\" Origin=\"" << vtk_origin(g) << "\" Spacing=\"" << vtk_spacing(g)
         << "\">\n"
-        << "    <" << data << " Scalars=\"" << arrays.front().name << "\">\n";
+        << "    <" << data << " Scalars=\"" << arrays.front().name << "\"";
+    for (const auto& a : arrays)
+      if (a.components == 3) {
+        out << " Vectors=\"" << a.name << "\"";
+        break;
+      }
+    out << ">\n";
     for (const auto& a : arrays)
       out << "      <PDataArray type=\""
           << (a.values.precision == Precision::f64 ? "Float64" : "Float32") << "\" Name=\""
-          << a.name << "\"/>\n";
+          << a.name << "\""
+          << (a.components > 1 ? " NumberOfComponents=\"" + std::to_string(a.components) + "\""
+                               : std::string())
+          << "/>\n";
     out << "    </" << data << ">\n";
     for (std::size_t r = 0; r * 6 < boxes.size(); ++r) {
       char piece[64];

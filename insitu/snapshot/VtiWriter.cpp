@@ -1,9 +1,12 @@
 #include "insitu/snapshot/VtiWriter.hpp"
 
 #include <cstdint>
+#include <cstring>
 #include <iomanip>
 #include <memory>
 #include <sstream>
+#include <string>
+#include <utility>
 
 #include "fileio/AtomicFile.hpp"
 
@@ -35,6 +38,23 @@ std::string vtk_spacing(const Grid& grid) {
   return o.str();
 }
 
+void append_vectors(std::vector<NamedArray>& arrays, const std::vector<VectorField>& vectors) {
+  for (const VectorField& v : vectors) {
+    const HostArray* c[3] = {};
+    for (int k = 0; k < 3; ++k)
+      for (const NamedArray& a : arrays)
+        if (a.name == v.components[k]) c[k] = &a.values;
+    if (!c[0] || !c[1] || !c[2]) continue;
+    NamedArray out{v.name, *c[0], 3};
+    const std::size_t eb = bytes_of(c[0]->precision), n = c[0]->bytes.size() / eb;
+    out.values.bytes.resize(3 * n * eb);
+    for (std::size_t i = 0; i < n; ++i)
+      for (int k = 0; k < 3; ++k)
+        std::memcpy(&out.values.bytes[(3 * i + k) * eb], &c[k]->bytes[i * eb], eb);
+    arrays.push_back(std::move(out));
+  }
+}
+
 void write_vti(const std::filesystem::path& path, const Grid& grid, double time,
                const std::vector<NamedArray>& arrays) {
   const bool points = grid.centering == Centering::point;
@@ -59,12 +79,20 @@ void write_image_data(const std::filesystem::path& path, const std::string& exte
         << "    <Piece Extent=\"" << extent << "\">\n"
         << "      <" << (points ? "PointData" : "CellData");
     if (!arrays.empty()) out << " Scalars=\"" << arrays.front().name << "\"";
+    for (const auto& a : arrays)
+      if (a.components == 3) {
+        out << " Vectors=\"" << a.name << "\"";
+        break;
+      }
     out << ">\n";
     std::uint64_t offset = 0;
     for (const auto& a : arrays) {
       out << "        <DataArray type=\""
           << (a.values.precision == Precision::f64 ? "Float64" : "Float32") << "\" Name=\""
-          << a.name << "\" format=\"appended\" offset=\"" << offset << "\"/>\n";
+          << a.name << "\""
+          << (a.components > 1 ? " NumberOfComponents=\"" + std::to_string(a.components) + "\""
+                               : std::string())
+          << " format=\"appended\" offset=\"" << offset << "\"/>\n";
       offset += sizeof(std::uint64_t) + a.values.bytes.size();
     }
     out << "      </" << (points ? "PointData" : "CellData") << ">\n"

@@ -6,13 +6,19 @@
 
 #include "sim/core/FieldView.hpp"
 #include "sim/core/Grid.hpp"
+#include "sim/core/VectorFields.hpp"
 
 namespace fluxview {
 
 struct NamedArray {
   std::string name;
-  HostArray values;
+  HostArray values;    // components values a cell (or point), interleaved
+  int components = 1;  // 3 for a vector (the first one is the file's active Vectors)
 };
+
+// The vector arrays (sim/core/VectorFields.hpp) appended to `arrays`, each interleaved
+// from its three scalar arrays, which stay.
+void append_vectors(std::vector<NamedArray>& arrays, const std::vector<VectorField>& vectors);
 
 // Writes one VTK XML ImageData file (.vti) with the arrays appended as raw binary
 // (UInt64 headers), as point data for point-centred grids and cell data for

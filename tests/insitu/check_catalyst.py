@@ -189,6 +189,84 @@ def case_user_script(args, work, scenario='heat/hot-spot', dims=(16, 16, 16), ex
               seen['value0'] == float(snap[field][0]), f"step {step}: values equal the snapshot's")
 
 
+MHD_SCRIPT = '''# script-version: 2
+# Written by the test, not shipped: MHD's field as the vector B, and ParaView's stream
+# tracer on it (the field lines), recorded at each step.
+import json, os
+import numpy as np
+from paraview import catalyst
+from paraview.simple import *
+from paraview import servermanager
+from vtkmodules.util.numpy_support import vtk_to_numpy
+grid = PVTrivialProducer(registrationName='input')
+options = catalyst.Options()
+def catalyst_execute(info):
+    data = servermanager.Fetch(grid)
+    cells = data.GetCellData()
+    b = cells.GetArray('B')
+    seen = {'step': info.timestep, 'components': b.GetNumberOfComponents() if b else 0,
+            'active_vectors': cells.GetVectors().GetName() if cells.GetVectors() else ''}
+    if b:
+        vec = vtk_to_numpy(b)
+        parts = np.stack([vtk_to_numpy(cells.GetArray(n)) for n in ('bx', 'by', 'bz')], axis=1)
+        seen['max_difference'] = float(np.abs(vec - parts).max())
+        points = CellDatatoPointData(Input=grid)
+        lines = StreamTracer(Input=points, SeedType='Line')
+        lines.Vectors = ['POINTS', 'B']
+        lines.SeedType.Point1 = [0.2, 0.1, 0.5]
+        lines.SeedType.Point2 = [0.2, 0.9, 0.5]
+        lines.SeedType.Resolution = 4
+        out = servermanager.Fetch(lines)
+        xyz = vtk_to_numpy(out.GetPoints().GetData()) if out.GetNumberOfPoints() else np.zeros((0, 3))
+        seen['line_points'] = int(len(xyz))
+        seen['x_span'] = float(xyz[:, 0].max() - xyz[:, 0].min()) if len(xyz) else 0.0
+        seen['z_span'] = float(xyz[:, 2].max() - xyz[:, 2].min()) if len(xyz) else 1.0
+    with open(os.path.join(os.environ['SEEN_DIR'], 'seen_%d.json' % info.timestep), 'w') as f:
+        json.dump(seen, f)
+'''
+
+
+def case_mhd_vector(args, work):
+    """MHD's field reaches Catalyst and the snapshots as the vector B (beside bx, by, bz),
+    active as the vectors, and ParaView's stream tracer follows it: in a uniform field
+    along x the lines run along x and stay in their z plane."""
+    seen_dir = os.path.join(work, 'mhd_seen')
+    shutil.rmtree(seen_dir, ignore_errors=True)
+    os.makedirs(seen_dir)
+    script = os.path.join(work, 'mhd_vector.py')
+    with open(script, 'w') as f:
+        f.write(MHD_SCRIPT)
+    os.environ['SEEN_DIR'] = seen_dir
+    out, rec, _ = run(args, work, 'mhd_vector', 'fv/sedov', '--backend', 'cpu', '--set', 'grid.n=16',
+                      '--set', 'fv.physics=mhd', '--set', 'fv.init=uniform', '--set', 'fv.bx=1',
+                      '--set', 'fv.ux=0.3', '--steps', '2', '--every', '2', '--catalyst-every', '2',
+                      '--catalyst', script)
+    for step in (0, 2):
+        path = os.path.join(seen_dir, f'seen_{step}.json')
+        check(os.path.exists(path), f'mhd script ran at step {step}')
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            seen = json.load(f)
+        check(seen['components'] == 3, f"step {step}: Catalyst's B has {seen['components']} components")
+        check(seen['active_vectors'] == 'B', f"step {step}: active vectors '{seen['active_vectors']}'")
+        check(seen.get('max_difference', 1) == 0, f"step {step}: B equals (bx, by, bz)")
+        check(seen.get('line_points', 0) >= 20 and seen.get('x_span', 0) > 0.5 and seen.get('z_span', 1) < 1e-6,
+              f"step {step}: field lines along x: {seen.get('line_points')} points, "
+              f"x span {seen.get('x_span')}, z span {seen.get('z_span')}")
+    if not rec:
+        return
+    snap = f"{out}/{rec['snapshots'][-1]['file']}"
+    d, arrays = read_image_array(snap, vtkXMLImageDataReader)
+    b = arrays.get('B')
+    check(b is not None and b.shape == (16 ** 3, 3), f"snapshot's B: {None if b is None else b.shape}")
+    if b is not None:
+        parts = np.stack([arrays['bx'], arrays['by'], arrays['bz']], axis=1)
+        check(np.array_equal(b, parts), 'snapshot: B equals (bx, by, bz)')
+        check(d.GetCellData().GetVectors() is not None and d.GetCellData().GetVectors().GetName() == 'B',
+              'snapshot: B is the active vectors')
+
+
 AMR_SCRIPT = '''# script-version: 2
 # Written by the test, not shipped: what a pipeline on the channel "amr" sees of a run on
 # the adaptive mesh (the hierarchy as a vtkOverlappingAMR, covered cells blanked by VTK).
