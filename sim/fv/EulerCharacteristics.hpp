@@ -46,6 +46,17 @@ FLUXVIEW_HD State<T, NV> conserved_to_primitive_delta(const State<T, NV>& du, co
   dw.v[4] = (gamma - T(1)) * (du.v[4] - ux * du.v[1] - uy * du.v[2] - uz * du.v[3] +
                               T(0.5) * (ux * ux + uy * uy + uz * uz) * du.v[0]);
   if constexpr (NV == 6) dw.v[5] = (du.v[5] - q.v[5] * du.v[0]) * inv;
+  if constexpr (is_mhd<NV>) {
+    // MHD: E holds B^2/2 as well, so dp loses (g-1) B.dB; B and psi are both forms.
+    dw.v[4] -= (gamma - T(1)) *
+               (q.v[kBx] * du.v[kBx] + q.v[kBx + 1] * du.v[kBx + 1] + q.v[kBx + 2] * du.v[kBx + 2]);
+#pragma unroll
+    for (int m = kBx; m <= kPsi; ++m) dw.v[m] = du.v[m];
+    if constexpr (has_tracer<NV>) {
+      constexpr int c = tracer_slot<NV>;
+      dw.v[c] = (du.v[c] - q.v[c] * du.v[0]) * inv;
+    }
+  }
   return dw;
 }
 
@@ -63,6 +74,15 @@ FLUXVIEW_HD State<T, NV> primitive_to_conserved_delta(const State<T, NV>& dw, co
   du.v[4] = T(0.5) * (ux * ux + uy * uy + uz * uz) * dw.v[0] +
             rho * (ux * dw.v[1] + uy * dw.v[2] + uz * dw.v[3]) + dw.v[4] / (gamma - T(1));
   if constexpr (NV == 6) du.v[5] = q.v[5] * dw.v[0] + rho * dw.v[5];
+  if constexpr (is_mhd<NV>) {
+    du.v[4] += q.v[kBx] * dw.v[kBx] + q.v[kBx + 1] * dw.v[kBx + 1] + q.v[kBx + 2] * dw.v[kBx + 2];
+#pragma unroll
+    for (int m = kBx; m <= kPsi; ++m) du.v[m] = dw.v[m];
+    if constexpr (has_tracer<NV>) {
+      constexpr int c = tracer_slot<NV>;
+      du.v[c] = q.v[c] * dw.v[0] + rho * dw.v[c];
+    }
+  }
   return du;
 }
 
@@ -107,14 +127,24 @@ struct EulerProjection {
   State<T, NV> q;  // primitive state of the cell
   T gamma, c;
 
+  // For MHD c is the fastest magnetosonic speed, sqrt((gamma p + B^2) / rho), and the
+  // variables are conserved or primitive (characteristic is refused at set-up; the Euler
+  // eigenvectors below do not describe MHD).
   FLUXVIEW_HD EulerProjection(const State<T, NV>& u0, ReconstructionVariables v,
                               const Physics<T>& ph)
-      : vars(v), q(cons_to_prim(u0, ph)), gamma(ph.gamma), c(sound_speed(q.v[0], q.v[4], gamma)) {}
+      : vars(v), q(cons_to_prim(u0, ph)), gamma(ph.gamma), c(signal_speed(q, ph.gamma)) {}
+
+  static FLUXVIEW_HD T signal_speed(const State<T, NV>& q, T gamma) {
+    if constexpr (is_mhd<NV>)
+      return std::sqrt((gamma * q.v[kPressure] + T(2) * magnetic_pressure(q)) / q.v[kRho]);
+    else
+      return sound_speed(q.v[0], q.v[4], gamma);
+  }
 
   FLUXVIEW_HD State<T, NV> to_fields(const State<T, NV>& du) const {
     if (vars == ReconstructionVariables::conserved) return du;
     const State<T, NV> dw = conserved_to_primitive_delta(du, q, gamma);
-    if (vars == ReconstructionVariables::primitive) return dw;
+    if (vars == ReconstructionVariables::primitive || is_mhd<NV>) return dw;
     return primitive_to_characteristic<D>(dw, q.v[0], c);
   }
   // The size of each reconstructed variable at this state, the scale below which the WENO
@@ -138,11 +168,22 @@ struct EulerProjection {
       s.v[4] = q.v[4] / (gamma - T(1)) + T(0.5) * rho * u2;
     }
     if constexpr (NV == 6) s.v[5] = vars == ReconstructionVariables::conserved ? rho : T(1);
+    if constexpr (is_mhd<NV>) {
+      // MHD: the energy holds the field's, B is measured against the field whose pressure is
+      // the total pressure, psi (a field times a speed) against that times the speed.
+      const T pm = magnetic_pressure(q);
+      if (vars == ReconstructionVariables::conserved) s.v[4] += pm;
+      const T b = std::sqrt(T(2) * (q.v[kPressure] + pm));
+      s.v[kBx] = s.v[kBx + 1] = s.v[kBx + 2] = b;
+      s.v[kPsi] = b * speed;
+      if constexpr (has_tracer<NV>)
+        s.v[tracer_slot<NV>] = vars == ReconstructionVariables::conserved ? rho : T(1);
+    }
     return s;
   }
   FLUXVIEW_HD State<T, NV> from_fields(const State<T, NV>& dv) const {
     if (vars == ReconstructionVariables::conserved) return dv;
-    const State<T, NV> dw = vars == ReconstructionVariables::primitive
+    const State<T, NV> dw = vars == ReconstructionVariables::primitive || is_mhd<NV>
                                 ? dv
                                 : characteristic_to_primitive<D>(dv, q.v[0], c);
     return primitive_to_conserved_delta(dw, q, gamma);

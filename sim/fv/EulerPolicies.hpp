@@ -2,7 +2,8 @@
 // The Euler equations as the policies the generic pieces of the higher-order schemes ask
 // for: which variables a line is reconstructed in (CellReconstruction.hpp), the physical
 // flux (AderPredictor.hpp), and which point values a face trusts and the Riemann flux of
-// two conserved states (ModalFaceFlux.hpp). Another physics (MHD) supplies the same three.
+// two conserved states (ModalFaceFlux.hpp). An MHD state (9 or 10 variables) takes the
+// same three, each handing it to MhdState.hpp and MhdRiemann.hpp.
 #include "sim/core/HostDevice.hpp"
 #include "sim/fv/EulerCharacteristics.hpp"
 #include "sim/fv/FvPhysics.hpp"
@@ -25,7 +26,10 @@ struct EulerFlux {
   Physics<T> ph;
   template <int D>
   FLUXVIEW_HD State<T, NV> flux(const State<T, NV>& u) const {
-    return physical_flux<D>(cons_to_prim(u, ph), u);
+    if constexpr (is_mhd<NV>)
+      return mhd_glm_flux<D>(cons_to_prim(u, ph), u, ph.ch);
+    else
+      return physical_flux<D>(cons_to_prim(u, ph), u);
   }
 };
 
@@ -57,7 +61,10 @@ struct EulerFaceSolver {
   }
   template <int D>
   FLUXVIEW_HD State<T, NV> flux(const State<T, NV>& uL, const State<T, NV>& uR) const {
-    return riemann_solve<D>(riemann, cons_to_prim(uL, ph), cons_to_prim(uR, ph), ph.gamma);
+    if constexpr (is_mhd<NV>)
+      return mhd_riemann_solve<D>(riemann, cons_to_prim(uL, ph), cons_to_prim(uR, ph), ph);
+    else
+      return riemann_solve<D>(riemann, cons_to_prim(uL, ph), cons_to_prim(uR, ph), ph.gamma);
   }
 };
 

@@ -22,7 +22,8 @@ enum class FvInit {
   isentropic_vortex,
   smooth_wave,
   double_mach,
-  orszag_tang
+  orszag_tang,
+  alfven_wave
 };
 
 // fv.reconstruction: what a stage builds in each cell from the averages around it.
@@ -67,6 +68,8 @@ struct FvConfig {
   std::array<double, 3> velocity{0, 0, 0};
   std::array<double, 3> field{0, 0, 0};  // MHD: the background magnetic field
   double tube_bn = 0;                    // MHD shock tube: B along the tube's axis
+  // MHD circularly polarised Alfven wave along tube_axis (AlfvenWave in MhdProblems.hpp)
+  double alfven_b0 = 1, alfven_amplitude = 0.1;
   // shock tube
   int tube_axis = 0;       // 0, 1, 2
   double interface = 0.5;  // fraction of the box along the axis

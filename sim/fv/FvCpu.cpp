@@ -147,10 +147,7 @@ std::size_t scratch_budget(const exec::Host&) {
 template <class T>
 void stage_on(const exec::Host&, const StageArgs<T>& a, Buffer& scratch) {
   if (a.path != StagePath::plm_faces) {
-    if (a.nv == 6)
-      higher_order_nv<6>(a, scratch);
-    else
-      higher_order_nv<5>(a, scratch);
+    with_nv(a.nv, [&](auto n) { higher_order_nv<decltype(n)::value>(a, scratch); });
     return;
   }
   with_nv(a.nv, [&](auto n) { stage_nv<T, decltype(n)::value>(a, scratch); });

@@ -43,13 +43,14 @@ std::vector<ParamSpec> fv_params() {
                    "the reconstruction)"),
       choice_param("fv.variables", "auto", {"auto", "characteristic", "primitive", "conserved"},
                    "variables a reconstruction works in, linearised about each cell: auto is "
-                   "primitive for constant and plm, characteristic for the WENO orders"),
+                   "primitive for constant and plm, characteristic for the WENO orders "
+                   "(primitive for mhd)"),
       real_param("fv.theta", 1.5, "", 0, 2,
                  "theta of the minmod limiter: 0 first order, 1 minmod, 2 monotonised central"),
       choice_param("fv.physics", "hydro", {"hydro", "mhd"},
                    "equations: hydro (compressible Euler) or mhd (ideal MHD with GLM "
-                   "divergence cleaning, Wang et al. eqs. 14-16; plm or constant "
-                   "reconstruction, rk2, ssprk3 or rk4, the uniform mesh)"),
+                   "divergence cleaning, Wang et al. eqs. 14-16; every reconstruction and time "
+                   "stepper, in primitive or conserved variables; the uniform mesh)"),
       choice_param("fv.riemann", "auto", {"auto", "llf", "hll", "hlle", "hllc", "hlli", "hlld"},
                    "Riemann solver: llf (eq. 12), hll (Davis speeds; for mhd the fast speeds), "
                    "hlle (Einfeldt speeds; for mhd as hll), hllc (with contact), hlli (HLLE with "
@@ -88,9 +89,11 @@ std::vector<ParamSpec> fv_params() {
   const std::vector<ParamSpec> more = {
       choice_param("fv.init", "uniform",
                    {"uniform", "shock-tube", "blast", "kelvin-helmholtz", "isentropic-vortex",
-                    "smooth-wave", "double-mach", "orszag-tang"},
+                    "smooth-wave", "double-mach", "orszag-tang", "alfven-wave"},
                    "initial condition (orszag-tang: the mhd vortex of Orszag & Tang 1979 in the "
-                   "x-y plane, set up as in Athena's test: gamma 5/3, the box 1 x 1)"),
+                   "x-y plane, set up as in Athena's test: gamma 5/3, the box 1 x 1; "
+                   "alfven-wave: the mhd circularly polarised Alfven wave along fv.axis, "
+                   "exact cell averages)"),
       // uniform and blast background
       real_param("fv.ambient_rho", 1, "kg/m^3", 0, inf, "background density", true),
       real_param("fv.ambient_p", 1, "Pa", 0, inf, "background pressure", true),
@@ -155,7 +158,13 @@ std::vector<ParamSpec> fv_params() {
       real_param("fv.vortex_y", 0.5, "", 0, 1, "isentropic vortex: centre y, fraction of ly"),
       real_param("fv.wave_amplitude", 0.2, "", 0, 1,
                  "smooth wave: density ambient_rho (1 + a sin(2 pi m x / l)) along fv.axis, a < 1"),
-      int_param("fv.wave_modes", 1, "", 1, 1024, "smooth wave: wavelengths m across the box"),
+      int_param("fv.wave_modes", 1, "", 1, 1024,
+                "smooth wave and Alfven wave: wavelengths m across the box"),
+      real_param("fv.alfven_b0", 1, "Pa^1/2", 0, inf,
+                 "mhd Alfven wave: the field along fv.axis (the wave runs at B0 / sqrt(rho))",
+                 true),
+      real_param("fv.alfven_amplitude", 0.1, "Pa^1/2", 0, inf,
+                 "mhd Alfven wave: amplitude of the field across the axis"),
   };
   p.insert(p.end(), more.begin(), more.end());
   const std::vector<ParamSpec> amr = amr::amr_params();  // fv.mesh, fv.amr.*
@@ -188,10 +197,10 @@ std::vector<ParamSpec> fv_params() {
   };
   // The initial condition's keys, each named: a key added to fv later must say whether it
   // is live (mark_live refuses a key no rule names).
-  for (const char* k :
-       {"fv.init", "fv.ambient_*", "fv.ux", "fv.uy", "fv.uz", "fv.axis", "fv.interface",
-        "fv.left_*", "fv.right_*", "fv.tube_bn", "fv.bx", "fv.by", "fv.bz", "fv.blast_*",
-        "fv.cloud_*", "fv.kh_*", "fv.ripple_*", "fv.vortex_*", "fv.wave_*"})
+  for (const char* k : {"fv.init", "fv.ambient_*", "fv.ux",       "fv.uy",      "fv.uz",
+                        "fv.axis", "fv.interface", "fv.left_*",   "fv.right_*", "fv.tube_bn",
+                        "fv.bx",   "fv.by",        "fv.bz",       "fv.blast_*", "fv.cloud_*",
+                        "fv.kh_*", "fv.ripple_*",  "fv.vortex_*", "fv.wave_*",  "fv.alfven_*"})
     rules.push_back(fixed_key(k, kInitialConditionReason));
   mark_live(p, rules);
   return p;
@@ -217,26 +226,20 @@ void validate_physics(const ParamSet& p, const FvConfig& c) {
       throw ConfigError(
           "fv.riemann = hlld is a solver of the MHD equations and fv.physics = hydro; allowed "
           "with hydro: auto, llf, hll, hlle, hllc, hlli (or set fv.physics = mhd)");
-    if (c.init == FvInit::orszag_tang)
-      throw ConfigError(
-          "fv.init = orszag-tang is an MHD problem and fv.physics = hydro; set fv.physics = mhd");
+    if (c.init == FvInit::orszag_tang || c.init == FvInit::alfven_wave)
+      throw ConfigError("fv.init = " + p.get_string("fv.init") +
+                        " is an MHD problem and fv.physics = hydro; set fv.physics = mhd");
     return;
   }
   if (riemann == "hllc" || riemann == "hlli")
     throw ConfigError("fv.riemann = " + riemann +
                       " solves the Euler equations and fv.physics = mhd; allowed with mhd: "
                       "auto (hlld), hlld, hll, hlle, llf");
-  if (c.reconstruction != Reconstruction::constant && c.reconstruction != Reconstruction::plm)
-    throw ConfigError("fv.reconstruction = " + p.get_string("fv.reconstruction") +
-                      " with fv.physics = mhd: MHD runs with constant or plm so far (the WENO "
-                      "orders' characteristic variables are the Euler equations')");
-  if (c.time == TimeStepper::ader)
+  if (c.variables == ReconstructionVariables::characteristic)
     throw ConfigError(
-        "fv.time = ader with fv.physics = mhd: MHD runs with rk2, ssprk3 or rk4 so far");
-  if (c.variables != ReconstructionVariables::primitive)
-    throw ConfigError("fv.variables = " + p.get_string("fv.variables") +
-                      " with fv.physics = mhd: MHD reconstructs primitive variables (allowed: "
-                      "auto, primitive)");
+        "fv.variables = characteristic with fv.physics = mhd: the characteristic variables are "
+        "the Euler equations' (MHD's eigenvectors are not built); allowed with mhd: auto "
+        "(primitive), primitive, conserved");
   if (c.init == FvInit::double_mach)
     throw ConfigError(
         "fv.init = double-mach with fv.physics = mhd: the double Mach reflection's boundary "
@@ -280,11 +283,11 @@ void validate(const ParamSet& p) {
       (p.get_int("grid.nx") == 1 || p.get_int("grid.ny") == 1))
     throw ConfigError("fv.init = " + p.get_string("fv.init") +
                       " needs grid.nx > 1 and grid.ny > 1 (an x-y problem)");
-  if (c.init == FvInit::smooth_wave && p.get_int("grid.n" + p.get_string("fv.axis")) == 1)
+  if ((c.init == FvInit::smooth_wave || c.init == FvInit::alfven_wave) &&
+      p.get_int("grid.n" + p.get_string("fv.axis")) == 1)
     throw ConfigError("fv.axis = " + p.get_string("fv.axis") + " but grid.n" +
                       p.get_string("fv.axis") +
-                      " = 1 (a reduced axis); the smooth wave needs an axis with more than one "
-                      "cell");
+                      " = 1 (a reduced axis); the wave needs an axis with more than one cell");
   if (p.get_string("fv.init") == "shock-tube") {
     const std::string ax = p.get_string("fv.axis");
     const std::string nkey = "grid.n" + ax;
@@ -340,6 +343,7 @@ FvInit parse_init(const std::string& s) {
   if (s == "smooth-wave") return FvInit::smooth_wave;
   if (s == "double-mach") return FvInit::double_mach;
   if (s == "orszag-tang") return FvInit::orszag_tang;
+  if (s == "alfven-wave") return FvInit::alfven_wave;
   return FvInit::uniform;
 }
 
@@ -364,7 +368,7 @@ FvConfig parse_config(const ParamSet& p) {
   c.variables = vars == "characteristic" ? ReconstructionVariables::characteristic
                 : vars == "primitive"    ? ReconstructionVariables::primitive
                 : vars == "conserved"    ? ReconstructionVariables::conserved
-                : second_order           ? ReconstructionVariables::primitive
+                : second_order || c.mhd  ? ReconstructionVariables::primitive
                                          : ReconstructionVariables::characteristic;
   c.allow_scheme_change = p.get_bool("fv.allow_scheme_change");
   c.time_passes = p.get_bool("fv.time_passes");
@@ -414,6 +418,8 @@ FvConfig parse_config(const ParamSet& p) {
   c.vortex_centre = {p.get_real("fv.vortex_x"), p.get_real("fv.vortex_y")};
   c.wave_amplitude = p.get_real("fv.wave_amplitude");
   c.wave_modes = p.get_int("fv.wave_modes");
+  c.alfven_b0 = p.get_real("fv.alfven_b0");
+  c.alfven_amplitude = p.get_real("fv.alfven_amplitude");
   return c;
 }
 

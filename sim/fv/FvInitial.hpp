@@ -7,10 +7,11 @@
 #include "sim/core/Grid.hpp"
 #include "sim/fv/AccuracyProblems.hpp"
 #include "sim/fv/FvConfig.hpp"
+#include "sim/fv/MhdProblems.hpp"
 
 namespace fluxview::fv {
 
-// Fills the interiors of the conservative fields (5, or 6 with the tracer) over this
+// Fills the interiors of the conservative fields (5, or 6 with the tracer; MHD 9 or 10) over this
 // rank's box; grid.offset says where the box lies in the global grid.
 template <class T>
 void fill_initial(std::vector<Field<T>>& fields, const FvConfig& c, const Grid& grid);
@@ -19,5 +20,7 @@ void fill_initial(std::vector<Field<T>>& fields, const FvConfig& c, const Grid& 
 // error diagnostics compare the state with them).
 VortexSpec vortex_spec(const FvConfig& c);
 WaveSpec wave_spec(const FvConfig& c);
+// The wave of fv.init = alfven-wave for this run.
+AlfvenWave alfven_wave(const FvConfig& c);
 
 }  // namespace fluxview::fv

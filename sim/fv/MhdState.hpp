@@ -110,6 +110,16 @@ FLUXVIEW_HD State<T, NV> mhd_flux(const State<T, NV>& q, const State<T, NV>& u) 
   return f;
 }
 
+// The whole GLM flux along D of one state, B_n's and psi's components included (psi and
+// c_h^2 B_n): what the ADER predictor evolves a cell's polynomial with.
+template <int D, class T, int NV>
+FLUXVIEW_HD State<T, NV> mhd_glm_flux(const State<T, NV>& q, const State<T, NV>& u, T ch) {
+  State<T, NV> f = mhd_flux<D>(q, u);
+  f.v[kBx + D] = q.v[kPsi];
+  f.v[kPsi] = ch * ch * q.v[kBx + D];
+  return f;
+}
+
 // The MHD fields a view can show besides those of the Euler equations (FvStep.hpp's
 // Derived lists them all); divergence_b is computed from neighbours (FvLoops.hpp).
 enum class MhdField : int { bx, by, bz, b_magnitude, magnetic_pressure, plasma_beta, psi };

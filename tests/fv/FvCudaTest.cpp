@@ -112,11 +112,21 @@ TEST(FvCuda, MhdMatchesCpu) {
   compare("fv/orszag-tang", {"grid.nx=70", "grid.ny=60", "fv.riemann=hll"}, 100, Precision::f64,
           1e-11);
   compare("fv/orszag-tang", {"grid.nx=64", "grid.ny=64"}, 50, Precision::f32, 1e-4);
-  const std::vector<std::string> blast = {"grid.nx=36", "grid.ny=33", "grid.nz=30",
-                                          "fv.physics=mhd", "fv.bx=0.5",
-                                          "fv.by=0.3", "fv.tracer=true",
-                                          "fv.cloud_radius=0.1", "fv.ambient_p=0.1", "fv.cuda_tile=32x8"};
+  const std::vector<std::string> blast = {
+      "grid.nx=36",       "grid.ny=33",       "grid.nz=30",     "fv.physics=mhd",
+      "fv.bx=0.5",        "fv.by=0.3",        "fv.tracer=true", "fv.cloud_radius=0.1",
+      "fv.ambient_p=0.1", "fv.cuda_tile=32x8"};
   compare("fv/sedov", blast, 60, Precision::f64, 1e-11);
+  // The higher-order (modal and WENO-Z) paths with nine and ten variables.
+  compare("fv/brio-wu", {"fv.reconstruction=weno4", "fv.time=ader"}, 100, Precision::f64, 1e-11);
+  compare("fv/orszag-tang",
+          {"grid.nx=48", "grid.ny=40", "fv.reconstruction=weno3", "fv.time=ssprk3"}, 60,
+          Precision::f64, 1e-11);
+  compare("fv/alfven-wave", {"fv.reconstruction=wenoz5", "fv.time=rk4"}, 60, Precision::f64, 1e-11);
+  std::vector<std::string> modal_blast = blast;
+  modal_blast.push_back("fv.reconstruction=weno3");
+  modal_blast.push_back("fv.time=ader");
+  compare("fv/sedov", modal_blast, 20, Precision::f64, 1e-11);
 }
 
 TEST(FvCuda, ConservesOnTheDevice) {

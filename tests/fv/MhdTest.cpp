@@ -16,6 +16,7 @@
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/Scenario.hpp"
 #include "sim/fv/ExactRiemann.hpp"
+#include "sim/fv/MhdProblems.hpp"
 #include "tests/fv/FvTestUtil.hpp"
 
 using namespace fluxview;
@@ -87,6 +88,27 @@ TEST(MhdBrioWu, DensityConvergesToTheReferenceRun) {
   EXPECT_NEAR(at(0.70), 0.117, 0.001);
 }
 
+// The higher orders through Brio-Wu's discontinuities: every scheme stays within its
+// bound of the 3200-cell second-order run (the reference is a second-order solution, so
+// this measures robustness and resolution, not order).
+TEST(MhdBrioWu, HigherOrdersCrossTheDiscontinuities) {
+  const std::vector<std::vector<std::string>> schemes = {
+      {"fv.reconstruction=weno3", "fv.time=ader"},
+      {"fv.reconstruction=weno4", "fv.time=ader"},
+      {"fv.reconstruction=wenoz5", "fv.time=ssprk3"},
+      {"fv.reconstruction=weno3", "fv.time=ssprk3", "fv.variables=conserved"}};
+  for (const auto& sc : schemes) {
+    std::vector<std::string> o = sc;
+    const auto rho = brio_wu(200, o);
+    const double e = l1_from_reference(rho);
+    std::printf("Brio-Wu 200 cells %s %s %s: L1(rho) against 3200 cells %.5f\n", sc[0].c_str(),
+                sc[1].c_str(), sc.size() > 2 ? sc[2].c_str() : "", e);
+    EXPECT_TRUE(std::all_of(rho.begin(), rho.end(), [](double r) { return r > 0.1; }))
+        << sc[0] << " " << sc[1];
+    EXPECT_LT(e, 0.0062) << sc[0] << " " << sc[1];
+  }
+}
+
 TEST(MhdBrioWu, SameAlongXYZ) {
   const int n = 200;
   std::vector<double> ref;
@@ -111,6 +133,62 @@ TEST(MhdBrioWu, SameAlongXYZ) {
     for (int i = 0; i < n; ++i) diff = std::max(diff, std::fabs(rho[i] - ref[i]));
     EXPECT_LT(diff, 1e-13) << "axis " << ax;
   }
+}
+
+namespace {
+
+// L1 error of B across the axis (the first transverse component) after one period of the
+// circularly polarised Alfven wave on n cells along `axis`, against the exact cell averages.
+double alfven_error(int n, const std::vector<std::string>& scheme, char axis = 'x') {
+  std::vector<std::string> o = {"grid.nx=1", "grid.ny=1", "grid.nz=1",
+                                std::string("grid.n") + axis + "=" + std::to_string(n),
+                                std::string("fv.axis=") + axis};
+  o.insert(o.end(), scheme.begin(), scheme.end());
+  auto s = run_to("fv/alfven-wave", o, 1.0);
+  fv::AlfvenWave w;  // the scenario's wave: rho 1, p 0.1, B0 1, A 0.1, one wavelength
+  const int a = axis - 'x';
+  const auto b = interior_values(*s, std::string("b") + "xyz"[(a + 1) % 3]);
+  const double h = s->grid().spacing[a];
+  double e = 0;
+  for (int i = 0; i < n; ++i)
+    e += std::fabs(b[i] - w.field_average(0, s->grid().coord(a, i), h, s->time())) / n;
+  return e;
+}
+
+}  // namespace
+
+// The design order of each scheme on the Alfven wave: the smooth test MHD codes are judged
+// by (Toth 2000). Errors on 16, 32 and 64 cells (64, 128 and 256 at second order); the
+// order of the finer pair is asserted.
+TEST(MhdAlfvenWave, EverySchemeReachesItsDesignOrder) {
+  struct Case {
+    std::vector<std::string> scheme;
+    double order;
+  };
+  const Case cases[] = {
+      {{"fv.reconstruction=plm", "fv.time=rk2"}, 1.9},
+      {{"fv.reconstruction=weno2", "fv.time=rk2"}, 1.9},
+      {{"fv.reconstruction=weno3", "fv.time=ssprk3"}, 2.8},
+      {{"fv.reconstruction=weno3", "fv.time=ader"}, 2.8},
+      {{"fv.reconstruction=weno4", "fv.time=rk4"}, 3.8},
+      {{"fv.reconstruction=weno4", "fv.time=ader"}, 3.8},
+      {{"fv.reconstruction=wenoz5", "fv.time=rk4"}, 3.8},
+  };
+  for (const Case& c : cases) {
+    // The second-order limiters clip the wave's extrema on coarse grids: one doubling more.
+    const int n = c.order < 2 ? 64 : 16;
+    const double e1 = alfven_error(n, c.scheme), e2 = alfven_error(2 * n, c.scheme),
+                 e3 = alfven_error(4 * n, c.scheme);
+    const double o1 = std::log2(e1 / e2), o2 = std::log2(e2 / e3);
+    std::printf("Alfven wave %-26s %-12s L1(B_y) on %d, %d, %d: %.3e %.3e %.3e  orders %.2f %.2f\n",
+                c.scheme[0].c_str(), c.scheme[1].c_str(), n, 2 * n, 4 * n, e1, e2, e3, o1, o2);
+    EXPECT_GE(o2, c.order) << c.scheme[0] << " " << c.scheme[1];
+  }
+  // Along y and z the same numbers (the axis is a template parameter of every flux).
+  const std::vector<std::string> w4 = {"fv.reconstruction=weno4", "fv.time=ader"};
+  const double ex = alfven_error(32, w4, 'x');
+  EXPECT_NEAR(alfven_error(32, w4, 'y'), ex, 1e-14);
+  EXPECT_NEAR(alfven_error(32, w4, 'z'), ex, 1e-14);
 }
 
 TEST(MhdHydroLimit, SodWithoutFieldMatchesTheExactSolution) {
@@ -227,10 +305,10 @@ TEST(MhdChoices, WhatMhdDoesNotRunWithIsRefusedNamingWhatIsAllowed) {
   EXPECT_NE(hllc.find("fv.riemann = hllc"), std::string::npos) << hllc;
   EXPECT_NE(hllc.find("hlld"), std::string::npos) << hllc;
   EXPECT_NE(config_error({"fv.riemann=hlli"}).find("allowed with mhd"), std::string::npos);
-  const std::string weno = config_error({"fv.reconstruction=weno3"});
-  EXPECT_NE(weno.find("constant or plm"), std::string::npos) << weno;
-  EXPECT_NE(config_error({"fv.time=ader"}).find("rk2, ssprk3 or rk4"), std::string::npos);
-  EXPECT_NE(config_error({"fv.variables=characteristic"}).find("primitive"), std::string::npos);
+  const std::string chars = config_error({"fv.variables=characteristic"});
+  EXPECT_NE(chars.find("allowed with mhd: auto (primitive), primitive, conserved"),
+            std::string::npos)
+      << chars;
   EXPECT_NE(config_error({"fv.mesh=amr"}).find("uniform mesh"), std::string::npos);
   const std::string hlld = config_error({"fv.riemann=hlld"}, "fv/sod");
   EXPECT_NE(hlld.find("fv.physics = hydro"), std::string::npos) << hlld;

@@ -47,10 +47,7 @@ void run_nv(const StageArgs<T>& a, Buffer& scratch) {
 
 template <class T>
 void higher_order_stage_on_device(const StageArgs<T>& a, Buffer& scratch) {
-  if (a.nv == 6)
-    run_nv<6>(a, scratch);
-  else
-    run_nv<5>(a, scratch);
+  with_nv(a.nv, [&](auto n) { run_nv<decltype(n)::value>(a, scratch); });
 }
 
 template void higher_order_stage_on_device<float>(const StageArgs<float>&, Buffer&);
