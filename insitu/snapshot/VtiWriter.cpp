@@ -1,5 +1,6 @@
 #include "insitu/snapshot/VtiWriter.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <iomanip>

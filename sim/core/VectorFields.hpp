@@ -4,6 +4,7 @@
 // tracer takes it without a calculator), and Catalyst adds it to the grid it hands a
 // pipeline. Today MHD's magnetic field; a vector is offered where all three of its
 // components are fields of the run.
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>

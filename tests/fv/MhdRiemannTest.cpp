@@ -4,8 +4,10 @@
 // exact solution of the GLM pair (B_n, psi).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <memory>
 
 #include "sim/fv/FvPhysics.hpp"
 
