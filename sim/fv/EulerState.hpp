@@ -4,9 +4,9 @@
 // conversion with floors, admissibility, the CFL signal rate and the physical flux (Wang,
 // Abel & Kaehler 2010, eqs. 1-6). The functions the schemes call for any state
 // (prim_to_cons, cons_to_prim, raw_pressure, admissible, apply_floors, cell_signal_rate)
-// take an MHD state too and hand it to MhdState.hpp. The schemes are built on it:
-// FvPhysics.hpp (PLM, the fallback, a stage's cell update), RiemannSolvers.hpp and
-// MhdRiemann.hpp, and the higher-order pieces. The slots: StateLayout.hpp.
+// take an MHD state too: the field's energy B^2/2 and the fast speed are MhdState.hpp's. The
+// schemes are built on it: FvPhysics.hpp (PLM, the fallback, a stage's cell update),
+// RiemannSolvers.hpp and MhdRiemann.hpp, and the higher-order pieces. The slots: StateLayout.hpp.
 //
 // Variables: NV = 5 (Euler) or 6 (Euler plus a passive tracer); 9 or 10 MHD.
 //   primitive    q = (rho, ux, uy, uz, p [, c])        c: tracer concentration
@@ -28,7 +28,6 @@ FLUXVIEW_HD T sound_speed(T rho, T p, T gamma) {
 
 template <class T, int NV>
 FLUXVIEW_HD State<T, NV> prim_to_cons(const State<T, NV>& q, T gamma) {
-  if constexpr (is_mhd<NV>) return mhd_prim_to_cons(q, gamma);
   State<T, NV> u;
   const T rho = q.v[kRho], ux = q.v[kVelX], uy = q.v[kVelX + 1], uz = q.v[kVelX + 2];
   u.v[kRho] = rho;
@@ -36,15 +35,19 @@ FLUXVIEW_HD State<T, NV> prim_to_cons(const State<T, NV>& q, T gamma) {
   u.v[kMomX + 1] = rho * uy;
   u.v[kMomX + 2] = rho * uz;
   u.v[kEnergy] = q.v[kPressure] / (gamma - T(1)) + T(0.5) * rho * (ux * ux + uy * uy + uz * uz);
-  if constexpr (NV == 6) u.v[kRhoC] = rho * q.v[kConcentration];
+  if constexpr (is_mhd<NV>) {  // E holds B^2/2; B and psi are both forms
+    u.v[kEnergy] += magnetic_pressure(q);
+#pragma unroll
+    for (int m = kBx; m <= kPsi; ++m) u.v[m] = q.v[m];
+  }
+  if constexpr (has_tracer<NV>) u.v[tracer_slot<NV>] = rho * q.v[tracer_slot<NV>];
   return u;
 }
 
-// Conservative to primitive. Density and pressure are held at their floors so that a
+// Conservative to primitive. Density and (gas) pressure are held at their floors so that a
 // reconstruction never divides by zero; the caller decides whether that is a correction.
 template <class T, int NV>
 FLUXVIEW_HD State<T, NV> cons_to_prim(const State<T, NV>& u, const Physics<T>& ph) {
-  if constexpr (is_mhd<NV>) return mhd_cons_to_prim(u, ph.gamma, ph.rho_floor, ph.p_floor);
   State<T, NV> q;
   const T rho = fv_max(u.v[kRho], ph.rho_floor);
   const T inv = T(1) / rho;
@@ -52,20 +55,25 @@ FLUXVIEW_HD State<T, NV> cons_to_prim(const State<T, NV>& u, const Physics<T>& p
   q.v[kVelX] = u.v[kMomX] * inv;
   q.v[kVelX + 1] = u.v[kMomX + 1] * inv;
   q.v[kVelX + 2] = u.v[kMomX + 2] * inv;
-  const T kin = T(0.5) * (u.v[kMomX] * q.v[kVelX] + u.v[kMomX + 1] * q.v[kVelX + 1] +
-                          u.v[kMomX + 2] * q.v[kVelX + 2]);
-  q.v[kPressure] = fv_max((ph.gamma - T(1)) * (u.v[kEnergy] - kin), ph.p_floor);
-  if constexpr (NV == 6) q.v[kConcentration] = u.v[kRhoC] * inv;
+  T internal = u.v[kEnergy] - T(0.5) * (u.v[kMomX] * q.v[kVelX] + u.v[kMomX + 1] * q.v[kVelX + 1] +
+                                        u.v[kMomX + 2] * q.v[kVelX + 2]);
+  if constexpr (is_mhd<NV>) {
+    internal -= magnetic_pressure(u);
+#pragma unroll
+    for (int m = kBx; m <= kPsi; ++m) q.v[m] = u.v[m];
+  }
+  q.v[kPressure] = fv_max((ph.gamma - T(1)) * internal, ph.p_floor);
+  if constexpr (has_tracer<NV>) q.v[tracer_slot<NV>] = u.v[tracer_slot<NV>] * inv;
   return q;
 }
 
 // The pressure of a conservative state whose density is positive, without a floor.
 template <class T, int NV>
 FLUXVIEW_HD T raw_pressure(const State<T, NV>& u, const Physics<T>& ph) {
-  if constexpr (is_mhd<NV>) return mhd_raw_pressure(u, ph.gamma);
   const T mx = u.v[kMomX], my = u.v[kMomX + 1], mz = u.v[kMomX + 2];
-  const T kin = T(0.5) * (mx * mx + my * my + mz * mz) / u.v[kRho];
-  return (ph.gamma - T(1)) * (u.v[kEnergy] - kin);
+  T internal = u.v[kEnergy] - T(0.5) * (mx * mx + my * my + mz * mz) / u.v[kRho];
+  if constexpr (is_mhd<NV>) internal -= magnetic_pressure(u);
+  return (ph.gamma - T(1)) * internal;
 }
 
 // Whether a conservative state is physical: density and pressure above their floors.

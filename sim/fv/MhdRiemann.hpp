@@ -137,7 +137,7 @@ FLUXVIEW_HD State<T, NV> mhd_riemann_solve(Riemann kind, State<T, NV> qL, State<
   }
   qL.v[kBx + D] = bn;
   qR.v[kBx + D] = bn;
-  const State<T, NV> uL = mhd_prim_to_cons(qL, g), uR = mhd_prim_to_cons(qR, g);
+  const State<T, NV> uL = prim_to_cons(qL, g), uR = prim_to_cons(qR, g);
   const State<T, NV> fL = mhd_flux<D>(qL, uL), fR = mhd_flux<D>(qR, uR);
   const T cL = fast_speed<D>(qL, g), cR = fast_speed<D>(qR, g);
   const T vL = qL.v[kVelX + D], vR = qR.v[kVelX + D];

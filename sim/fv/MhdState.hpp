@@ -1,7 +1,8 @@
 #pragma once
 // Ideal MHD in the GLM form of Dedner et al. (2002) as Wang, Abel & Kaehler (2010, eqs.
-// 14-16) write it, pointwise, for both backends: the conversions, the gas pressure, the
-// fast magnetosonic speed and the physical flux. Units are those of the papers: B carries
+// 14-16) write it, pointwise, for both backends: the magnetic pressure, the fast
+// magnetosonic speed and the physical flux (the conversions, which add the field's energy,
+// are EulerState.hpp's for every state). Units are those of the papers: B carries
 // the factor 1/sqrt(mu_0) (Heaviside-Lorentz), so B^2/2 is the magnetic pressure.
 //
 //   U = (rho, rho u, E, B, psi [, rho c]),  E = p/(gamma-1) + rho u^2/2 + B^2/2
@@ -23,49 +24,6 @@ namespace fluxview::fv {
 template <class T, int NV>
 FLUXVIEW_HD T magnetic_pressure(const State<T, NV>& s) {
   return T(0.5) * (s.v[kBx] * s.v[kBx] + s.v[kBx + 1] * s.v[kBx + 1] + s.v[kBx + 2] * s.v[kBx + 2]);
-}
-
-template <class T, int NV>
-FLUXVIEW_HD State<T, NV> mhd_prim_to_cons(const State<T, NV>& q, T gamma) {
-  State<T, NV> u;
-  const T rho = q.v[kRho], ux = q.v[kVelX], uy = q.v[kVelX + 1], uz = q.v[kVelX + 2];
-  u.v[kRho] = rho;
-  u.v[kMomX] = rho * ux;
-  u.v[kMomX + 1] = rho * uy;
-  u.v[kMomX + 2] = rho * uz;
-  u.v[kEnergy] = q.v[kPressure] / (gamma - T(1)) + T(0.5) * rho * (ux * ux + uy * uy + uz * uz) +
-                 magnetic_pressure(q);
-#pragma unroll
-  for (int m = kBx; m <= kPsi; ++m) u.v[m] = q.v[m];
-  if constexpr (has_tracer<NV>) u.v[tracer_slot<NV>] = rho * q.v[tracer_slot<NV>];
-  return u;
-}
-
-// The gas pressure of a conservative state whose density is positive, without a floor.
-template <class T, int NV>
-FLUXVIEW_HD T mhd_raw_pressure(const State<T, NV>& u, T gamma) {
-  const T mx = u.v[kMomX], my = u.v[kMomX + 1], mz = u.v[kMomX + 2];
-  const T kin = T(0.5) * (mx * mx + my * my + mz * mz) / u.v[kRho];
-  return (gamma - T(1)) * (u.v[kEnergy] - kin - magnetic_pressure(u));
-}
-
-// Conservative to primitive, density and gas pressure held at their floors.
-template <class T, int NV>
-FLUXVIEW_HD State<T, NV> mhd_cons_to_prim(const State<T, NV>& u, T gamma, T rho_floor, T p_floor) {
-  State<T, NV> q;
-  const T rho = fv_max(u.v[kRho], rho_floor);
-  const T inv = T(1) / rho;
-  q.v[kRho] = rho;
-  q.v[kVelX] = u.v[kMomX] * inv;
-  q.v[kVelX + 1] = u.v[kMomX + 1] * inv;
-  q.v[kVelX + 2] = u.v[kMomX + 2] * inv;
-  const T kin = T(0.5) * (u.v[kMomX] * q.v[kVelX] + u.v[kMomX + 1] * q.v[kVelX + 1] +
-                          u.v[kMomX + 2] * q.v[kVelX + 2]);
-  q.v[kPressure] = fv_max((gamma - T(1)) * (u.v[kEnergy] - kin - magnetic_pressure(u)), p_floor);
-#pragma unroll
-  for (int m = kBx; m <= kPsi; ++m) q.v[m] = u.v[m];
-  if constexpr (has_tracer<NV>) q.v[tracer_slot<NV>] = u.v[tracer_slot<NV>] * inv;
-  return q;
 }
 
 // The fast magnetosonic speed along axis D of a primitive state:

@@ -159,19 +159,6 @@ TEST(FvSchemeShocks, SedovIn2DKeepsItsEnergyAtEveryOrder) {
 // test): on the CI CPU the 3D fourth-order octant of FvSedov takes over ten times plm's
 // time (more than four CPU minutes).
 
-namespace {
-
-std::string config_error(const std::string& scenario, const std::vector<std::string>& o) {
-  try {
-    load_scenario(scenario, o);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-}  // namespace
-
 TEST(FvSchemeChoices, BadCombinationsAreRefusedWithTheKeyAndWhatIsAllowed) {
   // A name that is not a scheme.
   EXPECT_NE(config_error("fv/sod", {"fv.reconstruction=weno6"}).find("fv.reconstruction"),

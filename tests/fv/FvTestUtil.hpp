@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/ConfigError.hpp"
 #include "sim/core/FieldView.hpp"
 #include "sim/core/Scenario.hpp"
 #include "sim/core/SolverFamily.hpp"
@@ -20,6 +21,16 @@ namespace fluxview::fv::test {
 using fluxview::test::diagnostic;
 using fluxview::test::interior_values;
 using fluxview::test::make_solver;
+
+// The message of the ConfigError loading `scenario` with overrides `o` throws ("" if none).
+inline std::string config_error(const std::string& scenario, const std::vector<std::string>& o) {
+  try {
+    load_scenario(scenario, o);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
 
 inline void run_until(Solver& s, double t) {
   while (s.time() < t * (1 - 1e-14)) s.advance_until(t, std::int64_t(1) << 30);
