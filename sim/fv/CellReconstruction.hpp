@@ -93,7 +93,9 @@ FLUXVIEW_HD T reconstruct_line(const Access& at, const Vars& vars, SlopeRule<T> 
     mx.v[m] = lm.x;
     mxx.v[m] = lm.xx;
     mxxx.v[m] = lm.xxx;
-    smooth = fv_min(smooth, lm.smooth);
+    // The passive tracer does not switch the flow's cross modes (its own edges would change
+    // the density's polynomial, and a passive scalar must not move the flow).
+    if (!(has_tracer<NV> && m == tracer_slot<NV>)) smooth = fv_min(smooth, lm.smooth);
   }
   modes[mode_p1(D)] = proj.from_fields(mx);
   if constexpr (Degree >= 2) modes[mode_p2(D)] = proj.from_fields(mxx);
