@@ -72,9 +72,10 @@ TEST(MhdBrioWu, DensityConvergesToTheReferenceRun) {
   EXPECT_LT(e400, 0.6 * e200);
   // HLLD resolves the contact and the rotational waves that HLL smears.
   EXPECT_LT(e200, 0.9 * l200);
-  // The plateaux of the solution (Brio & Wu 1988, fig. 2; Ryu & Jones 1995): 0.676 behind
-  // the fast rarefaction, 0.233 between the contact and the slow shock, 0.117 before the
-  // right fast rarefaction, at x = 0.44, 0.60 and 0.70 of the 3200-cell run.
+  // The plateaux of the solution, the values quoted for it (Brio & Wu 1988; Ryu & Jones
+  // 1995; from memory, docs/mhd.md): 0.676 behind the fast rarefaction, 0.234 between the
+  // contact and the slow shock, 0.117 before the right fast rarefaction, at x = 0.44, 0.60
+  // and 0.70 of the 3200-cell run.
   const auto at = [&](double x) { return reference()[std::size_t(x * 3200)]; };
   EXPECT_NEAR(at(0.44), 0.676, 0.004);
   EXPECT_NEAR(at(0.60), 0.234, 0.003);
