@@ -21,8 +21,8 @@ void FvSolver<T>::fill_ghosts(const Conserved<T>& u, double t) {
   exchange_.exchange(fields, nv_);  // one message per neighbour for every variable
 }
 
-// A step is the stages of the time stepper's schedule (TimeSteppers.hpp): each fills the
-// ghosts of its input register, computes L of it once, and writes one or two registers as
+// A step is the stages of the time stepper's schedule (TimeSteppers.hpp): each has the
+// ghosts of its input register filled, computes L of it once, and writes one or two registers as
 // weight_u0 U0 + weight_in (in + dt' L), dt' = b / weight_in dt. For TVD RK2 this is the
 // two stages of eq. 8 exactly as before.
 // c_h is the largest speed at which the cleaning waves obey the step's CFL condition:
@@ -64,7 +64,10 @@ void FvSolver<T>::step_by(double h) {
   for (int st = 0; st < sch.stages; ++st) {
     const RkStage& g = sch.stage[st];
     const Conserved<T> in = reg[g.in];
-    fill_ghosts(in, time_ + g.time * h);
+    // U^n's ghosts are fresh between steps (filled at the end of the last step, and by
+    // every change of the state between steps: reset, restart, steering); the later
+    // stages' inputs are filled here.
+    if (st > 0 || g.in != 0) fill_ghosts(in, time_ + g.time * h);
     a.in = in;
     for (int o = 0; o < g.outputs; ++o) {
       const RkOutput& out = g.out[o];
@@ -99,9 +102,9 @@ void FvSolver<T>::step_by(double h) {
   if (sch.result == 2) std::swap(state_, third_);
   time_ += h;
   ++step_;
-  // MHD: div B (a view and a diagnostic) reads each cell's neighbours, so the new state's
-  // ghosts are filled now; the next step fills them again (one more fill a step).
-  if (mhd()) fill_ghosts(fields_of(state_), time_);
+  // The new state's ghosts now, not at the next step's start: between steps views that
+  // read neighbours (MHD's div B) find them filled, and a step fills no more than before.
+  fill_ghosts(fields_of(state_), time_);
   unsigned long long bits = 0;
   copy_bytes(&bits, Location::host, counter(1), where(), sizeof bits);
   std::memcpy(&rate_, &bits, sizeof rate_);
