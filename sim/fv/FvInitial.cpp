@@ -19,15 +19,21 @@ struct Prim {
   double b[3] = {0, 0, 0};
 };
 
-// Stores the Euler conserved state u = (rho, rho u, E, rho c) at cell (i, j, k) of the nv
-// fields (StateLayout.hpp); an MHD run gets it with B = 0 and psi = 0, which leaves E as
-// it is.
-template <class T>
-void store_euler(std::vector<Field<T>>& f, int i, int j, int k, const State<double, 6>& u) {
+// Stores a conserved state at cell (i, j, k) of the run's nv fields (StateLayout.hpp). An
+// Euler state (rho, rho u, E, rho c) goes to an MHD run with B = 0 and psi = 0, which
+// leaves E as it is; an MHD state (rho, rho u, E, B, psi, rho c) has the slots of nv = 10,
+// of which a run without the tracer takes the first nine.
+template <class T, int N>
+void store(std::vector<Field<T>>& f, int i, int j, int k, const State<double, N>& u) {
+  static_assert(N == 6 || N == 10);
   const int nv = int(f.size());
-  for (int m = 0; m < 5; ++m) f[m](i, j, k) = T(u.v[m]);
-  for (int m = 5; m < nv; ++m) f[m](i, j, k) = T(0);
-  if (nv == 6 || nv == 10) f[nv - 1](i, j, k) = T(u.v[5]);
+  if constexpr (N == 10) {
+    for (int m = 0; m < nv; ++m) f[m](i, j, k) = T(u.v[m]);
+  } else {
+    for (int m = 0; m < 5; ++m) f[m](i, j, k) = T(u.v[m]);
+    for (int m = 5; m < nv; ++m) f[m](i, j, k) = T(0);
+    if (tracer_variables(nv)) f[nv - 1](i, j, k) = T(u.v[5]);
+  }
 }
 
 // Sets every cell of this rank's box from the primitive state `prim(x)` returns at its
@@ -40,28 +46,26 @@ void fill(std::vector<Field<T>>& f, const FvConfig& c, const Grid& g, PrimAt pri
     const double x[3] = {g.coord(0, g.offset[0] + i), g.coord(1, g.offset[1] + j),
                          g.coord(2, g.offset[2] + k)};
     const Prim q = prim(x);
-    if (nv >= 9) {
+    if (mhd_variables(nv)) {
       const State<double, 10> w{
           {q.rho, q.u[0], q.u[1], q.u[2], q.p, q.b[0], q.b[1], q.b[2], 0, q.c}};
-      const State<double, 10> u = prim_to_cons(w, gamma);
-      for (int m = 0; m < 9; ++m) f[m](i, j, k) = T(u.v[m]);
-      if (nv == 10) f[9](i, j, k) = T(u.v[9]);
-      return;
+      store(f, i, j, k, prim_to_cons(w, gamma));
+    } else {
+      const State<double, 6> w{{q.rho, q.u[0], q.u[1], q.u[2], q.p, q.c}};
+      store(f, i, j, k, prim_to_cons(w, gamma));
     }
-    const State<double, 6> w{{q.rho, q.u[0], q.u[1], q.u[2], q.p, q.c}};
-    store_euler(f, i, j, k, prim_to_cons(w, gamma));
   });
 }
 
-// Sets every cell of this rank's box to the Euler conserved state (rho, rho u, E, rho c)
-// `cons(x, h)` returns for the cell centred at x of size h (an exact cell average where
+// Sets every cell of this rank's box to the conserved state (Euler's of 6 slots or MHD's of
+// 10, see store) `cons(x)` returns for the cell centred at x (an exact cell average where
 // the problem has one).
 template <class T, class ConsAt>
 void fill_conserved(std::vector<Field<T>>& f, const Grid& g, ConsAt cons) {
   exec::for_each_cell(exec::Host{}, exec::interior(f[0].layout()), [&](int i, int j, int k) {
     const double x[3] = {g.coord(0, g.offset[0] + i), g.coord(1, g.offset[1] + j),
                          g.coord(2, g.offset[2] + k)};
-    store_euler(f, i, j, k, cons(x));
+    store(f, i, j, k, cons(x));
   });
 }
 
@@ -232,13 +236,8 @@ void fill_orszag_tang(std::vector<Field<T>>& f, const FvConfig& c, const Grid& g
 template <class T>
 void fill_alfven_wave(std::vector<Field<T>>& f, const FvConfig& c, const Grid& g) {
   const AlfvenWave w = alfven_wave(c);
-  const int nv = int(f.size());
-  exec::for_each_cell(exec::Host{}, exec::interior(f[0].layout()), [&](int i, int j, int k) {
-    const int idx[3] = {i, j, k};
-    const double s = g.coord(w.axis, g.offset[w.axis] + idx[w.axis]);
-    const State<double, 10> u = w.conserved_average(s, g.spacing[w.axis]);
-    for (int m = 0; m < nv; ++m) f[m](i, j, k) = T(u.v[m]);
-  });
+  fill_conserved(
+      f, g, [&](const double* x) { return w.conserved_average(x[w.axis], g.spacing[w.axis]); });
 }
 
 }  // namespace

@@ -46,7 +46,7 @@ void fill_axis_ghosts(const Space& space, const Conserved<T>& u, int nv, const F
     // perfectly conducting wall: B_n = 0 on it).
     for (int m = 0; m < nv; ++m) {
       const T v = u.f[m][sc];
-      const bool flip = m == kMomX + axis || (nv >= 9 && m == kBx + axis);
+      const bool flip = m == kMomX + axis || (mhd_variables(nv) && m == kBx + axis);
       u.f[m][dc] = (bc == Bc::reflecting && flip) ? -v : v;
     }
   });

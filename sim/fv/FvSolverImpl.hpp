@@ -121,8 +121,8 @@ class FvSolver final : public Solver {
     return c;
   }
   const FieldLayout& layout() const { return state_[0].layout(); }
-  bool mhd() const { return nv_ >= 9; }
-  bool has_tracer() const { return nv_ == 6 || nv_ == 10; }
+  bool mhd() const { return mhd_variables(nv_); }
+  bool has_tracer() const { return tracer_variables(nv_); }
   // Whether this run has the derived field d (tracer and MHD fields only where they exist).
   bool has_field(const DerivedInfo& d) const {
     if (d.what == Derived::tracer) return has_tracer();

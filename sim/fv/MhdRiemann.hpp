@@ -24,12 +24,12 @@
 namespace fluxview::fv {
 
 // The state of one side in the outer intermediate region of HLLD (their eqs. 43-48),
-// for the side with primitives q, conservatives u, outer speed s, given the contact speed
-// sM, the total pressure pts there and B_n. Also returns u*.B* for the energy of the
-// inner states.
+// for the side with primitives q, conservatives u, total pressure pt, outer speed s, given
+// the contact speed sM, the total pressure pts there and B_n. Also returns u*.B* for the
+// energy of the inner states.
 template <int D, class T, int NV>
-FLUXVIEW_HD State<T, NV> hlld_outer_state(const State<T, NV>& q, const State<T, NV>& u, T s, T sM,
-                                          T pts, T bn, T& vb_star) {
+FLUXVIEW_HD State<T, NV> hlld_outer_state(const State<T, NV>& q, const State<T, NV>& u, T pt, T s,
+                                          T sM, T pts, T bn, T& vb_star) {
   constexpr int t1 = (D + 1) % 3, t2 = (D + 2) % 3;
   const T un = q.v[kVelX + D];
   const T d = q.v[kRho] * (s - un);  // rho (S - u_n)
@@ -39,7 +39,6 @@ FLUXVIEW_HD State<T, NV> hlld_outer_state(const State<T, NV>& q, const State<T, 
   // denom -> 0 where S_M and an outer wave meet the Alfven speed (B_t = 0 and B_n^2 >= gamma
   // p); the tangential components then do not jump (their eqs. 44-47 are 0/0 there).
   // denom is a pressure; "0" is relative to the total pressures, at the precision's scale.
-  const T pt = q.v[kPressure] + magnetic_pressure(q);
   const T tiny = T(sizeof(T) == 4 ? 1e-6 : 1e-12);
   if (fv_abs(denom) > tiny * (pts + pt)) {
     const T dv = bn * (sM - un) / denom;
@@ -49,8 +48,7 @@ FLUXVIEW_HD State<T, NV> hlld_outer_state(const State<T, NV>& q, const State<T, 
     b1 *= db;
     b2 *= db;
   }
-  const T vb =
-      q.v[kVelX] * q.v[kBx] + q.v[kVelX + 1] * q.v[kBx + 1] + q.v[kVelX + 2] * q.v[kBx + 2];
+  const T vb = velocity_dot_field(q);
   vb_star = sM * bn + v1 * b1 + v2 * b2;
   State<T, NV> r;
   r.v[kRho] = rho;
@@ -85,16 +83,15 @@ FLUXVIEW_HD State<T, NV> hlld_flux(const State<T, NV>& qL, const State<T, NV>& q
   if (sR <= T(0)) return fR;
   const T bn = qL.v[kBx + D];
   const T vL = qL.v[kVelX + D], vR = qR.v[kVelX + D];
-  const T ptL = qL.v[kPressure] + magnetic_pressure(qL);
-  const T ptR = qR.v[kPressure] + magnetic_pressure(qR);
+  const T ptL = total_pressure(qL), ptR = total_pressure(qR);
   const T dL = qL.v[kRho] * (sL - vL), dR = qR.v[kRho] * (sR - vR);
   const T sM = (dR * vR - dL * vL - ptR + ptL) / (dR - dL);  // eq. 38
   // The outer speeds bound S_M for physical states; rounding aside, fall back to HLL.
   if (!(sL < sM && sM < sR)) return hll_formula(uL, uR, fL, fR, sL, sR);
   const T pts = (dR * ptL - dL * ptR + dL * dR * (vR - vL)) / (dR - dL);  // eq. 41
   T vbL, vbR;
-  const State<T, NV> usL = hlld_outer_state<D>(qL, uL, sL, sM, pts, bn, vbL);
-  const State<T, NV> usR = hlld_outer_state<D>(qR, uR, sR, sM, pts, bn, vbR);
+  const State<T, NV> usL = hlld_outer_state<D>(qL, uL, ptL, sL, sM, pts, bn, vbL);
+  const State<T, NV> usR = hlld_outer_state<D>(qR, uR, ptR, sR, sM, pts, bn, vbR);
   const T sqL = std::sqrt(usL.v[kRho]), sqR = std::sqrt(usR.v[kRho]);
   const T ssL = sM - fv_abs(bn) / sqL, ssR = sM + fv_abs(bn) / sqR;  // eq. 51
   if (ssL >= T(0)) return across_wave(fL, sL, usL, uL);

@@ -26,6 +26,18 @@ FLUXVIEW_HD T magnetic_pressure(const State<T, NV>& s) {
   return T(0.5) * (s.v[kBx] * s.v[kBx] + s.v[kBx + 1] * s.v[kBx + 1] + s.v[kBx + 2] * s.v[kBx + 2]);
 }
 
+// u.B of a primitive state.
+template <class T, int NV>
+FLUXVIEW_HD T velocity_dot_field(const State<T, NV>& q) {
+  return q.v[kVelX] * q.v[kBx] + q.v[kVelX + 1] * q.v[kBx + 1] + q.v[kVelX + 2] * q.v[kBx + 2];
+}
+
+// The total pressure p + B^2/2 of a primitive state.
+template <class T, int NV>
+FLUXVIEW_HD T total_pressure(const State<T, NV>& q) {
+  return q.v[kPressure] + magnetic_pressure(q);
+}
+
 // The fast magnetosonic speed along axis D of a primitive state:
 // c_f^2 = (a^2 + b^2 + sqrt((a^2 + b^2)^2 - 4 a^2 b_n^2)) / 2, a^2 = gamma p / rho,
 // b^2 = B^2 / rho, b_n^2 = B_n^2 / rho.
@@ -51,9 +63,7 @@ FLUXVIEW_HD T mhd_signal_rate(const State<T, NV>& q, T gamma, const T inv_dx[3])
 template <int D, class T, int NV>
 FLUXVIEW_HD State<T, NV> mhd_flux(const State<T, NV>& q, const State<T, NV>& u) {
   const T un = q.v[kVelX + D], bn = q.v[kBx + D];
-  const T pt = q.v[kPressure] + magnetic_pressure(q);
-  const T ub =
-      q.v[kVelX] * q.v[kBx] + q.v[kVelX + 1] * q.v[kBx + 1] + q.v[kVelX + 2] * q.v[kBx + 2];
+  const T pt = total_pressure(q), ub = velocity_dot_field(q);
   State<T, NV> f;
   f.v[kRho] = u.v[kRho] * un;
 #pragma unroll

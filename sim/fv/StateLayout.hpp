@@ -25,10 +25,17 @@ inline constexpr int kMomX = 1, kEnergy = 4, kRhoC = 5;             // conservat
 inline constexpr int kVelX = 1, kPressure = 4, kConcentration = 5;  // primitive (Euler)
 inline constexpr int kBx = 5, kPsi = 8;                             // MHD, both forms
 
+// Which system a number of variables nv belongs to (the run's, or a template's NV).
+constexpr bool mhd_variables(int nv) {
+  return nv >= 9;
+}
+constexpr bool tracer_variables(int nv) {
+  return nv == 6 || nv == 10;
+}
 template <int NV>
-inline constexpr bool is_mhd = NV >= 9;
+inline constexpr bool is_mhd = mhd_variables(NV);
 template <int NV>
-inline constexpr bool has_tracer = NV == 6 || NV == 10;
+inline constexpr bool has_tracer = tracer_variables(NV);
 // The tracer's slot (rho c conservative, c primitive) when has_tracer<NV>.
 template <int NV>
 inline constexpr int tracer_slot = NV - 1;
@@ -43,7 +50,7 @@ constexpr const char* conserved_name(int nv, int m) {
   constexpr const char* kEuler[5] = {"rho", "mom_x", "mom_y", "mom_z", "E"};
   constexpr const char* kMhd[4] = {"B_x", "B_y", "B_z", "psi"};
   if (m < 5) return kEuler[m];
-  if (m == nv - 1 && (nv == 6 || nv == 10)) return "rho_c";
+  if (m == nv - 1 && tracer_variables(nv)) return "rho_c";
   return kMhd[m - 5];
 }
 

@@ -42,10 +42,7 @@ double max_difference(const S9& a, const S9& b) {
 // seven-wave flux with psi in the B_n slot and c_h^2 B_n in psi's.
 template <int D>
 S9 consistent_flux(const S9& q, double gamma, double ch) {
-  S9 f = mhd_flux<D>(q, prim_to_cons(q, gamma));
-  f.v[kBx + D] = q.v[kPsi];
-  f.v[kPsi] = ch * ch * q.v[kBx + D];
-  return f;
+  return mhd_glm_flux<D>(q, prim_to_cons(q, gamma), ch);
 }
 
 }  // namespace

@@ -242,7 +242,7 @@ void stage_on(const exec::Device&, const StageArgs<T>& a, Buffer& scratch) {
   if (a.path != StagePath::plm_faces) return higher_order_stage_on_device(a, scratch);
   // MHD's nine or ten variables take the four-row tile whatever fv.cuda_tile says: the
   // eight-row one's shared buffers would exceed 48 KB in double.
-  if (a.tile_rows == 4 || a.nv >= 9)
+  if (a.tile_rows == 4 || mhd_variables(a.nv))
     launch_stage<T, 4>(a);
   else
     launch_stage<T, 8>(a);
