@@ -18,10 +18,11 @@ namespace fluxview::app {
 
 SnapshotOutput::SnapshotOutput(std::filesystem::path dir, const Scenario& scenario,
                                std::int64_t every, std::vector<SnapshotRecord> earlier)
-    : series_(std::move(dir), std::move(earlier)),
+    : series_(dir, earlier),
       scenario_(scenario),
       family_(find_family(scenario.solver)),
-      every_(every) {}
+      every_(every),
+      table_(dir, earlier.empty() ? -1 : earlier.back().step) {}
 
 std::int64_t SnapshotOutput::steps_to_next_write(std::int64_t step) const {
   return steps_to_next(step, every_);
@@ -47,7 +48,8 @@ bool SnapshotOutput::wants(RunMoment moment, std::int64_t step) {
 void SnapshotOutput::write(Solver& solver, RunMoment, const RunState&) {
   series_.write(solver);
   diagnostics_ = solver.diagnostics();  // collective under MPI: every rank calls it
-  if (family_.write_output_files)       // collective under MPI: rank 0 writes them
+  table_.add(solver.step(), solver.time(), diagnostics_);
+  if (family_.write_output_files)  // collective under MPI: rank 0 writes them
     on_every_rank([&] { family_.write_output_files(solver, scenario_.params, series_.dir()); });
 }
 

@@ -1,13 +1,15 @@
 #pragma once
 // Snapshots of a headless run: every field as VTK ImageData in the output folder, listed in
 // series.pvd, and with each the family's own files (SolverFamily::write_output_files, e.g.
-// fd's spectra). The diagnostics run.json records are taken at each snapshot.
+// fd's spectra). The diagnostics are taken at each snapshot: run.json records the last,
+// diagnostics.csv all of them (DiagnosticsTable.hpp).
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "app/DiagnosticsTable.hpp"
 #include "app/RunOutput.hpp"
 #include "insitu/snapshot/SnapshotSeries.hpp"
 #include "sim/core/Scenario.hpp"
@@ -36,6 +38,7 @@ class SnapshotOutput : public RunOutput {
   const SolverFamily& family_;
   std::int64_t every_;
   std::vector<Diagnostic> diagnostics_;  // at the last snapshot (all ranks reduced)
+  DiagnosticsTable table_;
 };
 
 // The snapshots of the run a restart continues, when its output folder is that run's

@@ -73,6 +73,30 @@ TEST(Cli, RunWritesSeriesSnapshotsAndRunJson) {
         << "temporary file left: " << e.path();
 }
 
+// diagnostics.csv: a row a snapshot, step and time first, the last row the diagnostics
+// run.json reports (RestartCli.DiagnosticsCsvContinuesAcrossARestart: with a restart).
+TEST(Cli, DiagnosticsCsvHasARowForEachSnapshot) {
+  const fs::path d = fresh_dir("diagcsv");
+  const Result r = run_fluxview(
+      "run fv/sod --backend cpu --set grid.nx=32 --every 5 --steps 20 "
+      "--quiet --output " +
+      d.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::ifstream csv(d / "diagnostics.csv");
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(csv, l);) lines.push_back(l);
+  ASSERT_EQ(lines.size(), 6u);  // the header and steps 0, 5, 10, 15, 20
+  EXPECT_EQ(lines[0].rfind("step,time,mass [kg],", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1].rfind("0,0,", 0), 0u) << lines[1];
+  EXPECT_EQ(lines[5].rfind("20,", 0), 0u) << lines[5];
+  std::ifstream in(d / "run.json");
+  const auto j = nlohmann::json::parse(in);
+  const std::string& last = lines[5];
+  const std::size_t c2 = last.find(',', last.find(',') + 1);
+  EXPECT_EQ(std::stod(last.substr(c2 + 1)), j["diagnostics"]["mass"]["value"].get<double>())
+      << last;
+}
+
 TEST(Cli, UntilStopsExactlyAtTheRequestedTime) {
   const fs::path d = fresh_dir("until");
   const Result r = run_fluxview(

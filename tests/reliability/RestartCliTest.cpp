@@ -2,6 +2,7 @@
 // gives the same files as 2N steps straight (on the uniform grid and the adaptive mesh);
 // SIGTERM and SIGINT end a run cleanly.
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <initializer_list>
@@ -41,6 +42,21 @@ nlohmann::json run_json(const fs::path& d) {
   return nlohmann::json::parse(slurp(d / "run.json"));
 }
 }  // namespace
+
+// diagnostics.csv across a restart into the same folder: the rows before the restart's
+// step are kept, the later ones written again, and they are the straight run's.
+TEST(RestartCli, DiagnosticsCsvContinuesAcrossARestart) {
+  const fs::path d = fresh("diagcsv");
+  const std::string run = "run fv/sod --backend cpu --set grid.nx=32 --every 5 --quiet ";
+  auto r = run_fluxview(run + "--steps 20 --checkpoint-every 10 --output " + d.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::string straight = slurp(d / "diagnostics.csv");
+  r = run_fluxview("run --restart " + (d / "checkpoint_000010.h5").string() +
+                   " --backend cpu --every 5 --steps 10 --quiet --output " + d.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(slurp(d / "diagnostics.csv"), straight);
+  EXPECT_EQ(std::count(straight.begin(), straight.end(), '\n'), 6);  // header, steps 0 .. 20
+}
 
 TEST(RestartCli, RestartedRunWritesTheSameSnapshotAsTheStraightRun) {
   const fs::path a = fresh("a"), b = fresh("b");
