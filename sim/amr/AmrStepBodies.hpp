@@ -97,12 +97,7 @@ struct TotalsBody {
 #pragma unroll
     for (int a = 0; a < 3; ++a) acc.momentum[a].add(double(s.v[fv::kMomX + a]));
     acc.energy.add(double(s.v[fv::kEnergy]));
-    const State<T, NV> q = fv::cons_to_prim(s, ph);
-    const double v2 = double(q.v[fv::kVelX]) * q.v[fv::kVelX] +
-                      double(q.v[fv::kVelX + 1]) * q.v[fv::kVelX + 1] +
-                      double(q.v[fv::kVelX + 2]) * q.v[fv::kVelX + 2];
-    acc.max_mach.add(std::sqrt(v2) /
-                     double(fv::sound_speed(q.v[fv::kRho], q.v[fv::kPressure], ph.gamma)));
+    acc.max_mach.add(fv::mach_number(fv::cons_to_prim(s, ph), ph.gamma));
     if constexpr (NV > 5) {
       const double rc = s.v[fv::kRhoC], conc = rc / double(s.v[fv::kRho]);
       acc.tracer_mass.add(rc);

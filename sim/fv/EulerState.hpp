@@ -26,6 +26,14 @@ FLUXVIEW_HD T sound_speed(T rho, T p, T gamma) {
   return std::sqrt(gamma * p / rho);
 }
 
+// The Mach number |u| / c_s of a primitive state, in double.
+template <class T, int NV>
+FLUXVIEW_HD double mach_number(const State<T, NV>& q, T gamma) {
+  const double v2 = double(q.v[kVelX]) * q.v[kVelX] + double(q.v[kVelX + 1]) * q.v[kVelX + 1] +
+                    double(q.v[kVelX + 2]) * q.v[kVelX + 2];
+  return std::sqrt(v2) / double(sound_speed(q.v[kRho], q.v[kPressure], gamma));
+}
+
 template <class T, int NV>
 FLUXVIEW_HD State<T, NV> prim_to_cons(const State<T, NV>& q, T gamma) {
   State<T, NV> u;

@@ -23,7 +23,9 @@ enum class FvInit {
   smooth_wave,
   double_mach,
   orszag_tang,
-  alfven_wave
+  alfven_wave,
+  mhd_vortex,
+  turbulence
 };
 
 // fv.reconstruction: what a stage builds in each cell from the averages around it.
@@ -85,12 +87,16 @@ struct FvConfig {
   double kh_rho_inner = 2, kh_rho_outer = 1, kh_shear = 0.5, kh_p = 2.5;
   double kh_amplitude = 0.01, kh_band = 0.25, kh_seed_width = 0.05;
   std::int64_t kh_modes = 2;
-  // isentropic vortex (Balsara & Shu 2000, sec. IV.b), axis along z, centre as fractions
-  double vortex_strength = 5;
+  // isentropic vortex (Balsara & Shu 2000, sec. IV.b) and MHD vortex (Balsara 2004, sec.
+  // 6), axis along z, centre as fractions; the MHD vortex's field strength mu
+  double vortex_strength = 5, vortex_field = 1;
   std::array<double, 2> vortex_centre{0.5, 0.5};
   // smooth wave: rho = ambient_rho (1 + a sin(2 pi modes x_axis / l_axis)), axis tube_axis
   double wave_amplitude = 0.2;
   std::int64_t wave_modes = 1;
+  // turbulence: a random velocity of rms Mach number turbulence_mach (TurbulentVelocity.hpp)
+  double turbulence_mach = 10, turbulence_slope = -2;
+  std::int64_t turbulence_kmin = 1, turbulence_kmax = 8, turbulence_seed = 1;
 };
 
 // The degree of the polynomial a reconstruction gives each cell (0 constant, 1 plm and

@@ -87,13 +87,16 @@ std::vector<ParamSpec> fv_params() {
                                    " face (inherit: fv.bc_" + axis + ")"));
   }
   const std::vector<ParamSpec> more = {
-      choice_param("fv.init", "uniform",
-                   {"uniform", "shock-tube", "blast", "kelvin-helmholtz", "isentropic-vortex",
-                    "smooth-wave", "double-mach", "orszag-tang", "alfven-wave"},
-                   "initial condition (orszag-tang: the mhd vortex of Orszag & Tang 1979 in the "
-                   "x-y plane, set up as in Athena's test: gamma 5/3, the box 1 x 1; "
-                   "alfven-wave: the mhd circularly polarised Alfven wave along fv.axis, "
-                   "exact cell averages)"),
+      choice_param(
+          "fv.init", "uniform",
+          {"uniform", "shock-tube", "blast", "kelvin-helmholtz", "isentropic-vortex", "smooth-wave",
+           "double-mach", "orszag-tang", "alfven-wave", "mhd-vortex", "turbulence"},
+          "initial condition (orszag-tang: the mhd vortex of Orszag & Tang 1979 in the "
+          "x-y plane, set up as in Athena's test: gamma 5/3, the box 1 x 1; "
+          "alfven-wave: the mhd circularly polarised Alfven wave along fv.axis, "
+          "exact cell averages; mhd-vortex: the mhd vortex of Balsara 2004 about z, "
+          "exact cell averages; turbulence: uniform rho, p and B with a random "
+          "velocity, fv.turbulence_*)"),
       // uniform and blast background
       real_param("fv.ambient_rho", 1, "kg/m^3", 0, inf, "background density", true),
       real_param("fv.ambient_p", 1, "Pa", 0, inf, "background pressure", true),
@@ -101,7 +104,8 @@ std::vector<ParamSpec> fv_params() {
       real_param("fv.uy", 0, "m/s", -inf, inf, "background velocity y (uniform, blast)"),
       real_param("fv.uz", 0, "m/s", -inf, inf, "background velocity z (uniform, blast)"),
       real_param("fv.bx", 0, "Pa^1/2", -inf, inf,
-                 "mhd: background magnetic field x (uniform, blast; B^2/2 is its pressure)"),
+                 "mhd: background magnetic field x (uniform, blast, turbulence; B^2/2 is its "
+                 "pressure)"),
       real_param("fv.by", 0, "Pa^1/2", -inf, inf, "mhd: background magnetic field y"),
       real_param("fv.bz", 0, "Pa^1/2", -inf, inf, "mhd: background magnetic field z"),
       // shock tube
@@ -153,9 +157,14 @@ std::vector<ParamSpec> fv_params() {
                  "KH: Gaussian width of the seed about each interface, fraction of ly", true),
       // isentropic vortex and smooth wave (accuracy tests with an exact solution)
       real_param("fv.vortex_strength", 5, "", 0, 10,
-                 "isentropic vortex: strength beta (Balsara & Shu 2000: 5)"),
-      real_param("fv.vortex_x", 0.5, "", 0, 1, "isentropic vortex: centre x, fraction of lx"),
-      real_param("fv.vortex_y", 0.5, "", 0, 1, "isentropic vortex: centre y, fraction of ly"),
+                 "isentropic vortex: strength beta (Balsara & Shu 2000: 5); mhd vortex: its "
+                 "velocity's strength kappa (Balsara 2004: 1)"),
+      real_param("fv.vortex_field", 1, "Pa^1/2", 0, 10,
+                 "mhd vortex: its field's strength mu (Balsara 2004: 1)"),
+      real_param("fv.vortex_x", 0.5, "", 0, 1,
+                 "isentropic and mhd vortex: centre x, fraction of lx"),
+      real_param("fv.vortex_y", 0.5, "", 0, 1,
+                 "isentropic and mhd vortex: centre y, fraction of ly"),
       real_param("fv.wave_amplitude", 0.2, "", 0, 1,
                  "smooth wave: density ambient_rho (1 + a sin(2 pi m x / l)) along fv.axis, a < 1"),
       int_param("fv.wave_modes", 1, "", 1, 1024,
@@ -165,6 +174,19 @@ std::vector<ParamSpec> fv_params() {
                  true),
       real_param("fv.alfven_amplitude", 0.1, "Pa^1/2", 0, inf,
                  "mhd Alfven wave: amplitude of the field across the axis"),
+      // decaying turbulence (Wang et al. 2010 sec. 7.4)
+      real_param("fv.turbulence_mach", 10, "", 0, 1000,
+                 "turbulence: rms speed of the random velocity over the sound speed of "
+                 "ambient_rho and ambient_p"),
+      real_param("fv.turbulence_slope", -2, "", -10, 10,
+                 "turbulence: the spectrum's slope, E(k) ~ k^slope shell-integrated (-2: "
+                 "Burgers-like)"),
+      int_param("fv.turbulence_kmin", 1, "", 1, 1024,
+                "turbulence: the smallest |m| of the modes, in wavelengths across the box"),
+      int_param("fv.turbulence_kmax", 8, "", 1, 64,
+                "turbulence: the largest |m|; every active axis needs more than 2 kmax cells"),
+      int_param("fv.turbulence_seed", 1, "", 0, 2147483647,
+                "turbulence: seed of the random amplitudes (the same field on any rank count)"),
   };
   p.insert(p.end(), more.begin(), more.end());
   const std::vector<ParamSpec> amr = amr::amr_params();  // fv.mesh, fv.amr.*
@@ -197,10 +219,12 @@ std::vector<ParamSpec> fv_params() {
   };
   // The initial condition's keys, each named: a key added to fv later must say whether it
   // is live (mark_live refuses a key no rule names).
-  for (const char* k : {"fv.init", "fv.ambient_*", "fv.ux",       "fv.uy",      "fv.uz",
-                        "fv.axis", "fv.interface", "fv.left_*",   "fv.right_*", "fv.tube_bn",
-                        "fv.bx",   "fv.by",        "fv.bz",       "fv.blast_*", "fv.cloud_*",
-                        "fv.kh_*", "fv.ripple_*",  "fv.vortex_*", "fv.wave_*",  "fv.alfven_*"})
+  for (const char* k :
+       {"fv.init",        "fv.ambient_*", "fv.ux",       "fv.uy",      "fv.uz",
+        "fv.axis",        "fv.interface", "fv.left_*",   "fv.right_*", "fv.tube_bn",
+        "fv.bx",          "fv.by",        "fv.bz",       "fv.blast_*", "fv.cloud_*",
+        "fv.kh_*",        "fv.ripple_*",  "fv.vortex_*", "fv.wave_*",  "fv.alfven_*",
+        "fv.turbulence_*"})
     rules.push_back(fixed_key(k, kInitialConditionReason));
   mark_live(p, rules);
   return p;
@@ -226,7 +250,8 @@ void validate_physics(const ParamSet& p, const FvConfig& c) {
       throw ConfigError(
           "fv.riemann = hlld is a solver of the MHD equations and fv.physics = hydro; allowed "
           "with hydro: auto, llf, hll, hlle, hllc, hlli (or set fv.physics = mhd)");
-    if (c.init == FvInit::orszag_tang || c.init == FvInit::alfven_wave)
+    if (c.init == FvInit::orszag_tang || c.init == FvInit::alfven_wave ||
+        c.init == FvInit::mhd_vortex)
       throw ConfigError("fv.init = " + p.get_string("fv.init") +
                         " is an MHD problem and fv.physics = hydro; set fv.physics = mhd");
     return;
@@ -279,7 +304,8 @@ void validate(const ParamSet& p) {
         "fv.time = ader with fv.reconstruction = wenoz5: the ADER predictor evolves a cell's "
         "polynomial and WENO-Z gives face values only; allowed: fv.time = rk2, ssprk3 or rk4 "
         "with wenoz5, or ader with constant, plm, weno2, weno3 or weno4");
-  if ((c.init == FvInit::isentropic_vortex || c.init == FvInit::double_mach) &&
+  if ((c.init == FvInit::isentropic_vortex || c.init == FvInit::double_mach ||
+       c.init == FvInit::mhd_vortex) &&
       (p.get_int("grid.nx") == 1 || p.get_int("grid.ny") == 1))
     throw ConfigError("fv.init = " + p.get_string("fv.init") +
                       " needs grid.nx > 1 and grid.ny > 1 (an x-y problem)");
@@ -288,6 +314,21 @@ void validate(const ParamSet& p) {
     throw ConfigError("fv.axis = " + p.get_string("fv.axis") + " but grid.n" +
                       p.get_string("fv.axis") +
                       " = 1 (a reduced axis); the wave needs an axis with more than one cell");
+  if (c.init == FvInit::turbulence) {
+    if (c.turbulence_kmin > c.turbulence_kmax)
+      throw ConfigError("fv.turbulence_kmin = " + std::to_string(c.turbulence_kmin) +
+                        " > fv.turbulence_kmax = " + std::to_string(c.turbulence_kmax) +
+                        ": no modes; allowed: kmin <= kmax");
+    for (int a = 0; a < 3; ++a) {
+      const auto n = p.get_int(nk[a]);
+      if (n > 1 && n <= 2 * c.turbulence_kmax)
+        throw ConfigError(
+            std::string(nk[a]) + " = " + std::to_string(n) +
+            " cannot resolve fv.turbulence_kmax = " + std::to_string(c.turbulence_kmax) +
+            " wavelengths across the box; allowed: more than 2 kmax cells (or "
+            "lower fv.turbulence_kmax)");
+    }
+  }
   if (p.get_string("fv.init") == "shock-tube") {
     const std::string ax = p.get_string("fv.axis");
     const std::string nkey = "grid.n" + ax;
@@ -344,6 +385,8 @@ FvInit parse_init(const std::string& s) {
   if (s == "double-mach") return FvInit::double_mach;
   if (s == "orszag-tang") return FvInit::orszag_tang;
   if (s == "alfven-wave") return FvInit::alfven_wave;
+  if (s == "mhd-vortex") return FvInit::mhd_vortex;
+  if (s == "turbulence") return FvInit::turbulence;
   return FvInit::uniform;
 }
 
@@ -415,11 +458,17 @@ FvConfig parse_config(const ParamSet& p) {
   c.kh_band = p.get_real("fv.kh_band");
   c.kh_seed_width = p.get_real("fv.kh_seed_width");
   c.vortex_strength = p.get_real("fv.vortex_strength");
+  c.vortex_field = p.get_real("fv.vortex_field");
   c.vortex_centre = {p.get_real("fv.vortex_x"), p.get_real("fv.vortex_y")};
   c.wave_amplitude = p.get_real("fv.wave_amplitude");
   c.wave_modes = p.get_int("fv.wave_modes");
   c.alfven_b0 = p.get_real("fv.alfven_b0");
   c.alfven_amplitude = p.get_real("fv.alfven_amplitude");
+  c.turbulence_mach = p.get_real("fv.turbulence_mach");
+  c.turbulence_slope = p.get_real("fv.turbulence_slope");
+  c.turbulence_kmin = p.get_int("fv.turbulence_kmin");
+  c.turbulence_kmax = p.get_int("fv.turbulence_kmax");
+  c.turbulence_seed = p.get_int("fv.turbulence_seed");
   return c;
 }
 

@@ -7,6 +7,7 @@
 #include "sim/core/ExecHost.hpp"
 #include "sim/fv/AccuracyProblems.hpp"
 #include "sim/fv/DoubleMach.hpp"
+#include "sim/fv/TurbulentVelocity.hpp"
 
 namespace fluxview::fv {
 
@@ -21,14 +22,15 @@ struct Prim {
 
 // Stores a conserved state at cell (i, j, k) of the run's nv fields (StateLayout.hpp). An
 // Euler state (rho, rho u, E, rho c) goes to an MHD run with B = 0 and psi = 0, which
-// leaves E as it is; an MHD state (rho, rho u, E, B, psi, rho c) has the slots of nv = 10,
-// of which a run without the tracer takes the first nine.
+// leaves E as it is; an MHD state (rho, rho u, E, B, psi [, rho c]) has the slots of nv = 9
+// or 10: a run without the tracer takes the first nine, one with it and a state without it
+// gets rho c = 0.
 template <class T, int N>
 void store(std::vector<Field<T>>& f, int i, int j, int k, const State<double, N>& u) {
-  static_assert(N == 6 || N == 10);
+  static_assert(N == 6 || N == 9 || N == 10);
   const int nv = int(f.size());
-  if constexpr (N == 10) {
-    for (int m = 0; m < nv; ++m) f[m](i, j, k) = T(u.v[m]);
+  if constexpr (N >= 9) {  // an MHD state; a tracer slot it lacks starts at 0
+    for (int m = 0; m < nv; ++m) f[m](i, j, k) = T(m < N ? u.v[m] : 0.0);
   } else {
     for (int m = 0; m < 5; ++m) f[m](i, j, k) = T(u.v[m]);
     for (int m = 5; m < nv; ++m) f[m](i, j, k) = T(0);
@@ -36,24 +38,26 @@ void store(std::vector<Field<T>>& f, int i, int j, int k, const State<double, N>
   }
 }
 
+// Stores the primitive state q at cell (i, j, k) as the run's conserved state.
+template <class T>
+void store_primitive(std::vector<Field<T>>& f, int i, int j, int k, const Prim& q, double gamma) {
+  if (mhd_variables(int(f.size()))) {
+    const State<double, 10> w{{q.rho, q.u[0], q.u[1], q.u[2], q.p, q.b[0], q.b[1], q.b[2], 0, q.c}};
+    store(f, i, j, k, prim_to_cons(w, gamma));
+  } else {
+    const State<double, 6> w{{q.rho, q.u[0], q.u[1], q.u[2], q.p, q.c}};
+    store(f, i, j, k, prim_to_cons(w, gamma));
+  }
+}
+
 // Sets every cell of this rank's box from the primitive state `prim(x)` returns at its
 // centre x.
 template <class T, class PrimAt>
 void fill(std::vector<Field<T>>& f, const FvConfig& c, const Grid& g, PrimAt prim) {
-  const int nv = int(f.size());
-  const double gamma = c.physics.gamma;
   exec::for_each_cell(exec::Host{}, exec::interior(f[0].layout()), [&](int i, int j, int k) {
     const double x[3] = {g.coord(0, g.offset[0] + i), g.coord(1, g.offset[1] + j),
                          g.coord(2, g.offset[2] + k)};
-    const Prim q = prim(x);
-    if (mhd_variables(nv)) {
-      const State<double, 10> w{
-          {q.rho, q.u[0], q.u[1], q.u[2], q.p, q.b[0], q.b[1], q.b[2], 0, q.c}};
-      store(f, i, j, k, prim_to_cons(w, gamma));
-    } else {
-      const State<double, 6> w{{q.rho, q.u[0], q.u[1], q.u[2], q.p, q.c}};
-      store(f, i, j, k, prim_to_cons(w, gamma));
-    }
+    store_primitive(f, i, j, k, prim(x), c.physics.gamma);
   });
 }
 
@@ -240,6 +244,37 @@ void fill_alfven_wave(std::vector<Field<T>>& f, const FvConfig& c, const Grid& g
       f, g, [&](const double* x) { return w.conserved_average(x[w.axis], g.spacing[w.axis]); });
 }
 
+// fv.init = mhd-vortex: the exact cell averages of the MHD vortex (AccuracyProblems.hpp);
+// validation makes it an MHD run.
+template <class T>
+void fill_mhd_vortex(std::vector<Field<T>>& f, const FvConfig& c, const Grid& g) {
+  const MhdVortexSpec s = mhd_vortex_spec(c);
+  fill_conserved(f, g, [&](const double* x) {
+    return mhd_vortex_average(s, x[0], x[1], g.spacing[0], g.n[1] > 1 ? g.spacing[1] : 0.0, 0);
+  });
+}
+
+// fv.init = turbulence: uniform density, pressure and field (fv.bx, by, bz) with a random
+// velocity of rms Mach number fv.turbulence_mach (TurbulentVelocity.hpp).
+template <class T>
+void fill_turbulence(std::vector<Field<T>>& f, const FvConfig& c, const Grid& g) {
+  TurbulenceSpec s;
+  s.rms_speed = c.turbulence_mach * std::sqrt(c.physics.gamma * c.ambient_p / c.ambient_rho);
+  s.slope = c.turbulence_slope;
+  s.kmin = int(c.turbulence_kmin);
+  s.kmax = int(c.turbulence_kmax);
+  s.seed = std::uint64_t(c.turbulence_seed);
+  s.length = c.grid.length;
+  const FieldLayout& l = f[0].layout();
+  const std::vector<double> u = turbulent_velocity(s, g, g.offset, l.n);
+  exec::for_each_cell(exec::Host{}, exec::interior(l), [&](int i, int j, int k) {
+    const double* v = &u[3 * ((std::size_t(k) * l.n[1] + j) * l.n[0] + i)];
+    Prim q{c.ambient_rho, {v[0], v[1], v[2]}, c.ambient_p, 0};
+    for (int a = 0; a < 3; ++a) q.b[a] = c.field[a];
+    store_primitive(f, i, j, k, q, c.physics.gamma);
+  });
+}
+
 }  // namespace
 
 AlfvenWave alfven_wave(const FvConfig& c) {
@@ -257,6 +292,21 @@ AlfvenWave alfven_wave(const FvConfig& c) {
 VortexSpec vortex_spec(const FvConfig& c) {
   VortexSpec s;
   s.beta = c.vortex_strength;
+  s.gamma = c.physics.gamma;
+  s.rho_inf = c.ambient_rho;
+  s.p_inf = c.ambient_p;
+  for (int a = 0; a < 3; ++a) s.u[a] = c.velocity[a];
+  for (int a = 0; a < 2; ++a) {
+    s.centre[a] = c.vortex_centre[a] * c.grid.length[a];
+    s.period[a] = c.grid.length[a];
+  }
+  return s;
+}
+
+MhdVortexSpec mhd_vortex_spec(const FvConfig& c) {
+  MhdVortexSpec s;
+  s.kappa = c.vortex_strength;
+  s.mu = c.vortex_field;
   s.gamma = c.physics.gamma;
   s.rho_inf = c.ambient_rho;
   s.p_inf = c.ambient_p;
@@ -300,6 +350,10 @@ void fill_initial(std::vector<Field<T>>& fields, const FvConfig& c, const Grid& 
       return fill_orszag_tang(fields, c, grid);
     case FvInit::alfven_wave:
       return fill_alfven_wave(fields, c, grid);
+    case FvInit::mhd_vortex:
+      return fill_mhd_vortex(fields, c, grid);
+    case FvInit::turbulence:
+      return fill_turbulence(fields, c, grid);
   }
 }
 

@@ -16,9 +16,10 @@ namespace fluxview::fv {
 template <class T>
 void fill_initial(std::vector<Field<T>>& fields, const FvConfig& c, const Grid& grid);
 
-// The exact solutions of fv.init = isentropic-vortex and smooth-wave for this run (the
-// error diagnostics compare the state with them).
+// The exact solutions of fv.init = isentropic-vortex, smooth-wave and mhd-vortex for this
+// run (the error diagnostics compare the state with them).
 VortexSpec vortex_spec(const FvConfig& c);
+MhdVortexSpec mhd_vortex_spec(const FvConfig& c);
 WaveSpec wave_spec(const FvConfig& c);
 // The wave of fv.init = alfven-wave for this run.
 AlfvenWave alfven_wave(const FvConfig& c);

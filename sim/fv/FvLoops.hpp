@@ -127,7 +127,7 @@ FLUXVIEW_HD double divergence_b(const Conserved<T>& u, std::int64_t c,
 }
 
 struct TotalsAcc {
-  exec::Sum<double> mass, momentum[3], energy, tracer_mass, mixed_mass, magnetic_energy, divb;
+  exec::Sum<double> mass, momentum[3], energy, tracer_mass, mixed_mass, magnetic_energy, divb, mach;
   exec::Max<double> max_mach{0.0}, divb_max{0.0};
   exec::Sum<std::int64_t> nonfinite;
   FLUXVIEW_HD void join(const TotalsAcc& o) {
@@ -139,6 +139,7 @@ struct TotalsAcc {
     magnetic_energy.join(o.magnetic_energy);
     divb.join(o.divb);
     max_mach.join(o.max_mach);
+    mach.join(o.mach);
     divb_max.join(o.divb_max);
     nonfinite.join(o.nonfinite);
   }
@@ -148,39 +149,40 @@ template <int NV, class Space, class T>
 Totals totals(const Space& space, const Conserved<T>& u, const FieldLayout& l, const Physics<T>& ph,
               const T inv_dx[3]) {
   const DivergenceStencil<T> stencil = divergence_stencil(l, inv_dx);
-  const TotalsAcc t = exec::reduce_cells(
-      space, exec::interior(l), TotalsAcc{},
-      [=] FLUXVIEW_LAMBDA(int i, int j, int k, TotalsAcc& acc) {
-        // Named here, outside `if constexpr`, where a device lambda may first capture it.
-        const DivergenceStencil<T>& div = stencil;
-        const State<T, NV> s = load_state<NV>(u, l.index(i, j, k));
-        bool finite = true;
-        for (int m = 0; m < NV; ++m) finite = finite && is_finite(double(s.v[m]));
-        if (!finite) {
-          acc.nonfinite.add(1);
-          return;
-        }
-        acc.mass.add(s.v[kRho]);
-        for (int a = 0; a < 3; ++a) acc.momentum[a].add(s.v[kMomX + a]);
-        acc.energy.add(s.v[kEnergy]);
-        const State<T, NV> q = cons_to_prim(s, ph);
-        const double v2 = double(q.v[kVelX]) * q.v[kVelX] +
-                          double(q.v[kVelX + 1]) * q.v[kVelX + 1] +
-                          double(q.v[kVelX + 2]) * q.v[kVelX + 2];
-        acc.max_mach.add(std::sqrt(v2) / double(sound_speed(q.v[kRho], q.v[kPressure], ph.gamma)));
-        if constexpr (is_mhd<NV>) {
-          acc.magnetic_energy.add(double(magnetic_pressure(s)));
-          const double d = fabs(divergence_b(u, l.index(i, j, k), div));
-          acc.divb.add(d);
-          acc.divb_max.add(d);
-        }
-        if constexpr (has_tracer<NV>) {
-          const double rc = s.v[tracer_slot<NV>], conc = rc / double(s.v[kRho]);
-          acc.tracer_mass.add(rc);
-          // The cloud-disruption measure: tracer-carrying material mixed with the background.
-          if (conc > 0.1 && conc < 0.9) acc.mixed_mass.add(rc);
-        }
-      });
+  const TotalsAcc t =
+      exec::reduce_cells(space, exec::interior(l), TotalsAcc{},
+                         [=] FLUXVIEW_LAMBDA(int i, int j, int k, TotalsAcc& acc) {
+                           // Named here, outside `if constexpr`, where a device lambda may first
+                           // capture it.
+                           const DivergenceStencil<T>& div = stencil;
+                           const State<T, NV> s = load_state<NV>(u, l.index(i, j, k));
+                           bool finite = true;
+                           for (int m = 0; m < NV; ++m)
+                             finite = finite && is_finite(double(s.v[m]));
+                           if (!finite) {
+                             acc.nonfinite.add(1);
+                             return;
+                           }
+                           acc.mass.add(s.v[kRho]);
+                           for (int a = 0; a < 3; ++a) acc.momentum[a].add(s.v[kMomX + a]);
+                           acc.energy.add(s.v[kEnergy]);
+                           const double mach = mach_number(cons_to_prim(s, ph), ph.gamma);
+                           acc.max_mach.add(mach);
+                           acc.mach.add(mach);
+                           if constexpr (is_mhd<NV>) {
+                             acc.magnetic_energy.add(double(magnetic_pressure(s)));
+                             const double d = fabs(divergence_b(u, l.index(i, j, k), div));
+                             acc.divb.add(d);
+                             acc.divb_max.add(d);
+                           }
+                           if constexpr (has_tracer<NV>) {
+                             const double rc = s.v[tracer_slot<NV>], conc = rc / double(s.v[kRho]);
+                             acc.tracer_mass.add(rc);
+                             // The cloud-disruption measure: tracer-carrying material mixed with
+                             // the background.
+                             if (conc > 0.1 && conc < 0.9) acc.mixed_mass.add(rc);
+                           }
+                         });
   Totals r;
   r.mass = t.mass.value;
   for (int a = 0; a < 3; ++a) r.momentum[a] = t.momentum[a].value;
@@ -188,6 +190,7 @@ Totals totals(const Space& space, const Conserved<T>& u, const FieldLayout& l, c
   r.tracer_mass = t.tracer_mass.value;
   r.mixed_mass = t.mixed_mass.value;
   r.max_mach = t.max_mach.value;
+  r.mach_sum = t.mach.value;
   r.magnetic_energy = t.magnetic_energy.value;
   r.divb_sum = t.divb.value;
   r.divb_max = t.divb_max.value;
@@ -195,39 +198,42 @@ Totals totals(const Space& space, const Conserved<T>& u, const FieldLayout& l, c
   return r;
 }
 
-// The density error against an exact solution (the isentropic vortex or the smooth wave,
-// AccuracyProblems.hpp) at time t: the sum of |rho - rho_exact| over the interior (cell
-// averages against exact cell averages) and its maximum.
-struct DensityErrorAcc {
+// The error against an exact solution (AccuracyProblems.hpp) at time t: the sum over the
+// interior of |u - u_exact| (cell averages against exact cell averages) of the variable the
+// problem compares (density, or B_x for the MHD vortex) and its maximum.
+struct ExactErrorAcc {
   exec::Sum<double> sum;
   exec::MaxKeepNaN<double> max{0.0};
-  FLUXVIEW_HD void join(const DensityErrorAcc& o) {
+  FLUXVIEW_HD void join(const ExactErrorAcc& o) {
     sum.join(o.sum);
     max.join(o.max);
   }
 };
 
 template <class Space, class T>
-DensityErrors density_errors(const Space& space, const Conserved<T>& u, const FieldLayout& l,
-                             const Grid& grid, const ExactSolution& exact, double t) {
-  using Acc = DensityErrorAcc;
+ExactErrors exact_errors(const Space& space, const Conserved<T>& u, const FieldLayout& l,
+                         const Grid& grid, const ExactSolution& exact, double t) {
+  using Acc = ExactErrorAcc;
   double x0[3], h[3];
   for (int a = 0; a < 3; ++a) {
     x0[a] = grid.origin[a] + grid.offset[a] * grid.spacing[a];
     h[a] = grid.spacing[a];
   }
   const bool two_d = grid.n[1] > 1;
+  const int slot = exact.problem == ExactProblem::mhd_vortex ? kBx : kRho;
   const Acc r = exec::reduce_cells(
       space, exec::interior(l), Acc{}, [=] FLUXVIEW_LAMBDA(int i, int j, int k, Acc& acc) {
         const double x[3] = {x0[0] + i * h[0], x0[1] + j * h[1], x0[2] + k * h[2]};
+        const double hy = two_d ? h[1] : 0.0;
         double want;
-        if (exact.vortex)
-          want = vortex_density_average(exact.vortex_spec, x[0], x[1], h[0], two_d ? h[1] : 0.0, t,
-                                        nullptr);
+        if (exact.problem == ExactProblem::vortex)
+          want = vortex_density_average(exact.vortex_spec, x[0], x[1], h[0], hy, t, nullptr);
+        else if (exact.problem == ExactProblem::mhd_vortex)
+          want = mhd_vortex_average(exact.mhd_vortex_spec, x[0], x[1], h[0], hy, t).v[kBx];
         else
           want = wave_density_average(exact.wave_spec, x[exact.wave_spec.axis],
                                       h[exact.wave_spec.axis], t);
-        const double e = fabs(double(u.f[kRho][l.index(i, j, k)]) - want);
+        const double e = fabs(double(u.f[slot][l.index(i, j, k)]) - want);
         acc.sum.add(e);
         acc.max.add(e);
       });
@@ -293,9 +299,9 @@ class FvBackendOn final : public FvBackend<T> {
     return with_nv(
         nv, [&](auto n) { return fv::totals<decltype(n)::value>(Space{}, u, l, ph, inv_dx); });
   }
-  DensityErrors density_errors(const Conserved<T>& u, const FieldLayout& l, const Grid& grid,
-                               const ExactSolution& exact, double t) override {
-    return fv::density_errors(Space{}, u, l, grid, exact, t);
+  ExactErrors exact_errors(const Conserved<T>& u, const FieldLayout& l, const Grid& grid,
+                           const ExactSolution& exact, double t) override {
+    return fv::exact_errors(Space{}, u, l, grid, exact, t);
   }
   void derived(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph,
                const T inv_dx[3], Derived what, T* out) override {

@@ -128,20 +128,25 @@ struct Totals {
   double tracer_mass = 0;  // sum rho c
   double mixed_mass = 0;   // sum rho c over cells with 0.1 < c < 0.9
   double max_mach = 0;
+  double mach_sum = 0;         // sum |u| / c_s (the mean Mach number times the cells)
   double magnetic_energy = 0;  // MHD: sum B^2/2
   double divb_sum = 0;         // MHD: sum |div B| (central differences)
   double divb_max = 0;         // MHD: max |div B|
   std::int64_t nonfinite = 0;
 };
 
-// The exact solution an accuracy test compares the density with.
+// The exact solution an accuracy test compares with (AccuracyProblems.hpp), and what it
+// compares: the density of the isentropic vortex and the smooth wave, B_x of the MHD vortex
+// (the variables of the paper's Tables XII and XIII).
+enum class ExactProblem : int { vortex, wave, mhd_vortex };
 struct ExactSolution {
-  bool vortex = true;  // else the smooth wave
+  ExactProblem problem = ExactProblem::vortex;
   VortexSpec vortex_spec;
   WaveSpec wave_spec;
+  MhdVortexSpec mhd_vortex_spec;
 };
-struct DensityErrors {
-  double sum = 0, max = 0;  // of |rho - rho_exact| over this rank's interior
+struct ExactErrors {
+  double sum = 0, max = 0;  // of |value - exact value| over this rank's interior
 };
 
 // Which derived field view() computes: those of the Euler equations, then MHD's (bx ..
@@ -199,8 +204,8 @@ class FvBackend : public Backend {
                           const T inv_dx[3]) = 0;
   virtual Totals totals(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph,
                         const T inv_dx[3]) = 0;
-  virtual DensityErrors density_errors(const Conserved<T>& u, const FieldLayout& l,
-                                       const Grid& grid, const ExactSolution& exact, double t) = 0;
+  virtual ExactErrors exact_errors(const Conserved<T>& u, const FieldLayout& l, const Grid& grid,
+                                   const ExactSolution& exact, double t) = 0;
   // A derived field into `out` (the interior; same layout and location as the state).
   virtual void derived(const Conserved<T>& u, int nv, const FieldLayout& l, const Physics<T>& ph,
                        const T inv_dx[3], Derived what, T* out) = 0;

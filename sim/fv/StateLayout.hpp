@@ -44,6 +44,7 @@ inline constexpr int tracer_slot = NV - 1;
 constexpr int variable_count(bool mhd, bool tracer) {
   return (mhd ? 9 : 5) + (tracer ? 1 : 0);
 }
+inline constexpr int kMhdVariables = variable_count(true, false);  // an MHD state without tracer
 
 // The conserved slots' names in checkpoints (the uniform grid's and the adaptive mesh's).
 constexpr const char* conserved_name(int nv, int m) {

@@ -230,7 +230,7 @@ TEST(FvSchemeChoices, RoundingDifferencesDoNotGrow) {
   for (const Scheme& s : kSchemes) {
     std::unique_ptr<Solver> run[2];
     for (int k = 0; k < 2; ++k) {
-      char strength[40];
+      char strength[64];
       std::snprintf(strength, sizeof strength, "fv.vortex_strength=%.17g", k ? nudged : beta);
       run[k] =
           make_solver("fv/isentropic-vortex", {"grid.nx=45", "grid.ny=37", strength,

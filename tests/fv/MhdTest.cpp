@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -183,6 +184,179 @@ TEST(MhdAlfvenWave, EverySchemeReachesItsDesignOrder) {
   const double ex = alfven_error(32, w4, 'x');
   EXPECT_NEAR(alfven_error(32, w4, 'y'), ex, 1e-14);
   EXPECT_NEAR(alfven_error(32, w4, 'z'), ex, 1e-14);
+}
+
+// The MHD vortex of Balsara (2004), the paper's Table XIII in two dimensions (its 3D
+// version is uniform along z): the errors of B_x from the solver's own diagnostics
+// bx_error_l1 and bx_error_linf, 32^2 -> 64^2 to t = 0.5. The vortex is steady only if its
+// pressure holds its field's tension and its rotation: a wrong balance would leave an error
+// that does not shrink with the grid. At t = 0 the state is the exact averages.
+TEST(MhdVortex, EverySchemeReachesItsDesignOrder) {
+  struct Case {
+    const char *reconstruction, *time;
+    double order;
+  };
+  // plm's theta-minmod clips the vortex's smooth extrema: 1.86 at 32^2 -> 64^2, still short
+  // of its asymptote there (the GPU test measures the paper's finer 3D grids).
+  const Case cases[] = {{"plm", "rk2", 1.8},    {"weno2", "ader", 1.9}, {"weno3", "ssprk3", 2.8},
+                        {"weno3", "ader", 2.8}, {"weno4", "rk4", 3.8},  {"weno4", "ader", 3.8}};
+  for (const Case& c : cases) {
+    double l1[2], linf[2];
+    for (int r = 0; r < 2; ++r) {
+      const int n = 32 << r;
+      auto s = make_solver(
+          "fv/mhd-vortex",
+          {"grid.nx=" + std::to_string(n), "grid.ny=" + std::to_string(n),
+           std::string("fv.reconstruction=") + c.reconstruction, std::string("fv.time=") + c.time},
+          BackendKind::cpu, Precision::f64);
+      EXPECT_LT(diagnostic(*s, "bx_error_linf"), 1e-15);
+      run_until(*s, 0.5);
+      EXPECT_EQ(diagnostic(*s, "corrected_cells"), 0) << c.reconstruction << " " << c.time;
+      l1[r] = diagnostic(*s, "bx_error_l1");
+      linf[r] = diagnostic(*s, "bx_error_linf");
+    }
+    const double order = std::log2(l1[0] / l1[1]), order_inf = std::log2(linf[0] / linf[1]);
+    std::printf(
+        "mhd vortex %-6s %-6s L1(B_x) %.3e -> %.3e (order %.2f)  Linf %.3e -> %.3e "
+        "(order %.2f)\n",
+        c.reconstruction, c.time, l1[0], l1[1], order, linf[0], linf[1], order_inf);
+    EXPECT_GT(order, c.order) << c.reconstruction << " " << c.time;
+  }
+  // An MHD problem in the x-y plane: hydro and a reduced y axis are refused.
+  EXPECT_NE(config_error("fv/mhd-vortex", {"fv.physics=hydro"}).find("set fv.physics = mhd"),
+            std::string::npos);
+  EXPECT_NE(config_error("fv/mhd-vortex", {"grid.ny=1"}).find("grid.ny > 1"), std::string::npos);
+}
+
+namespace {
+
+// The decaying turbulence of Wang et al. sec. 7.4 on a small grid: n^3 cells, modes up to
+// kmax, Mach 10, gamma 1.001.
+std::unique_ptr<Solver> turbulence(int n, int kmax, std::vector<std::string> extra = {}) {
+  std::vector<std::string> o = {"grid.n=" + std::to_string(n),
+                                "fv.turbulence_kmax=" + std::to_string(kmax)};
+  o.insert(o.end(), extra.begin(), extra.end());
+  return make_solver("fv/mhd-turbulence", o, BackendKind::cpu, Precision::f64);
+}
+
+}  // namespace
+
+// The initial velocity: rms Mach number 10 exactly, no mean flow, no power outside kmin ..
+// kmax, and a spectrum E(k) ~ k^-2. E(k) sums the modes with |m| near k, about 4 pi k^2 of
+// them, so each mode's power goes as |m|^-4: the slope of log |u_m|^2 against log |m|,
+// fitted over every mode of a 32^3 field with modes up to |m| = 8 (a direct transform of
+// its velocity; each mode's power is a random draw, the fit over ~3000 of them is within
+// 0.1 of its mean).
+TEST(MhdTurbulence, TheInitialVelocityHasTheAskedMachNumberAndSpectrum) {
+  const int n = 32, kmax = 8;
+  auto s = turbulence(n, kmax);
+  const double cs = std::sqrt(1.001 * 1.0 / 1.0);
+  const auto ux = interior_values(*s, "ux"), uy = interior_values(*s, "uy"),
+             uz = interior_values(*s, "uz");
+  const std::size_t cells = ux.size();
+  double u2 = 0, mean[3] = {0, 0, 0};
+  for (std::size_t c = 0; c < cells; ++c) {
+    u2 += ux[c] * ux[c] + uy[c] * uy[c] + uz[c] * uz[c];
+    mean[0] += ux[c];
+    mean[1] += uy[c];
+    mean[2] += uz[c];
+  }
+  EXPECT_NEAR(std::sqrt(u2 / double(cells)) / cs, 10.0, 1e-11);
+  for (double m : mean) EXPECT_LT(std::fabs(m / double(cells)), 1e-12);
+  // The mean Mach number of a Gaussian field is about sqrt(8 / (3 pi)) = 0.92 of its rms.
+  EXPECT_GT(diagnostic(*s, "mean_mach"), 8.5);
+  EXPECT_LT(diagnostic(*s, "mean_mach"), 10.0);
+  EXPECT_GT(diagnostic(*s, "max_mach"), 20.0);
+
+  // The power |u_m|^2 of each mode m = (a, b, c) with |m| <= kmax + 1, by a separable
+  // transform of the three components.
+  const double pi = 3.141592653589793;
+  const int K = kmax + 1, W = 2 * K + 1;
+  std::vector<std::complex<double>> e(std::size_t(W) * n);
+  for (int m = -K; m <= K; ++m)
+    for (int i = 0; i < n; ++i)
+      e[std::size_t(m + K) * n + i] = std::polar(1.0, -2 * pi * m * (i + 0.5) / n);
+  std::vector<double> power(std::size_t(W) * W * W, 0.0);
+  for (const auto* u : {&ux, &uy, &uz})
+    for (int b = -K; b <= K; ++b) {
+      std::vector<std::complex<double>> over_y(std::size_t(n) * n);  // [k][i]
+      for (int k = 0; k < n; ++k)
+        for (int i = 0; i < n; ++i) {
+          std::complex<double> sum = 0;
+          for (int j = 0; j < n; ++j)
+            sum += (*u)[(std::size_t(k) * n + j) * n + i] * e[std::size_t(b + K) * n + j];
+          over_y[std::size_t(k) * n + i] = sum;
+        }
+      for (int a = -K; a <= K; ++a)
+        for (int c = -K; c <= K; ++c) {
+          std::complex<double> sum = 0;
+          for (int k = 0; k < n; ++k)
+            for (int i = 0; i < n; ++i)
+              sum += over_y[std::size_t(k) * n + i] * e[std::size_t(a + K) * n + i] *
+                     e[std::size_t(c + K) * n + k];
+          power[(std::size_t(c + K) * W + (b + K)) * W + (a + K)] += std::norm(sum / double(cells));
+        }
+    }
+  double total = 0, outside = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, count = 0;
+  std::vector<double> shell(K + 1, 0.0);
+  for (int c = -K; c <= K; ++c)
+    for (int b = -K; b <= K; ++b)
+      for (int a = -K; a <= K; ++a) {
+        const double m = std::sqrt(double(a * a + b * b + c * c));
+        const double p = power[(std::size_t(c + K) * W + (b + K)) * W + (a + K)];
+        if (m == 0 || m > kmax) {
+          outside += p;
+          continue;
+        }
+        total += p;
+        shell[int(std::lround(m))] += p;
+        const double x = std::log(m), y = std::log(p);
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+        count += 1;
+      }
+  EXPECT_NEAR(total, 100 * cs * cs, 1e-9 * 100);  // Parseval: all of <|u|^2> in the modes
+  EXPECT_LT(outside, 1e-20 * total);
+  for (int k = 1; k <= kmax; ++k) std::printf("turbulence shell %d: E = %.4e\n", k, shell[k]);
+  const double slope = (count * sxy - sx * sy) / (count * sxx - sx * sx);
+  std::printf("turbulence: per-mode power slope %.3f over %g modes (asked -4: E(k) ~ k^-2)\n",
+              slope, count);
+  EXPECT_NEAR(slope, -4.0, 0.3);
+
+  // Another seed gives another field; a grid too coarse for kmax is refused.
+  const auto other = interior_values(*turbulence(n, kmax, {"fv.turbulence_seed=2"}), "ux");
+  EXPECT_GT(std::fabs(other[0] - ux[0]) + std::fabs(other[1] - ux[1]), 1e-3);
+  const std::string coarse =
+      config_error("fv/mhd-turbulence", {"grid.n=16", "fv.turbulence_kmax=8"});
+  EXPECT_NE(coarse.find("more than 2 kmax cells"), std::string::npos) << coarse;
+}
+
+// One crossing time of the decaying turbulence (24^3, modes up to 3): mass, momentum and
+// energy are conserved while the flow's Mach number decays (Stone et al. 1998: a large
+// part of the kinetic energy is gone within one crossing time, the field or not); the
+// magnetic energy and the mean Mach number are printed as the paper's Fig. 10.
+TEST(MhdTurbulence, DecaysWhileConservingMassMomentumAndEnergy) {
+  auto s = turbulence(24, 3);
+  const double m0 = diagnostic(*s, "mass"), e0 = diagnostic(*s, "energy"),
+               mach0 = diagnostic(*s, "mean_mach"), b0 = diagnostic(*s, "magnetic_energy");
+  double mach = mach0;
+  std::printf("turbulence t = 0: mean Mach %.3f, magnetic energy %.5f\n", mach0, b0);
+  for (int i = 1; i <= 4; ++i) {
+    run_until(*s, 0.025 * i);
+    mach = diagnostic(*s, "mean_mach");
+    std::printf("turbulence t = %.3f: mean Mach %.3f, magnetic energy %.5f, corrected %g\n",
+                s->time(), mach, diagnostic(*s, "magnetic_energy"),
+                diagnostic(*s, "corrected_cells"));
+  }
+  EXPECT_EQ(diagnostic(*s, "nonfinite_cells"), 0);
+  EXPECT_NEAR(diagnostic(*s, "mass"), m0, 1e-13 * m0);
+  EXPECT_NEAR(diagnostic(*s, "energy"), e0, 1e-12 * e0);
+  for (const char* m : {"momentum_x", "momentum_y", "momentum_z"})
+    EXPECT_LT(std::fabs(diagnostic(*s, m)), 1e-12 * m0 * 10) << m;
+  EXPECT_LT(mach, 0.7 * mach0);
+  EXPECT_GT(diagnostic(*s, "magnetic_energy"), b0);
 }
 
 TEST(MhdHydroLimit, SodWithoutFieldMatchesTheExactSolution) {
