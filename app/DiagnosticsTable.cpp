@@ -1,5 +1,7 @@
 #include "app/DiagnosticsTable.hpp"
 
+#include <algorithm>
+#include <type_traits>
 #include <cstdio>
 #include <fstream>
 #include <ostream>

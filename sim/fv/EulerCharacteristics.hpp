@@ -24,6 +24,7 @@
 
 #include "sim/core/HostDevice.hpp"
 #include "sim/fv/EulerState.hpp"
+#include "sim/fv/MhdCharacteristics.hpp"
 
 namespace fluxview::fv {
 
@@ -126,13 +127,16 @@ struct EulerProjection {
   ReconstructionVariables vars;
   State<T, NV> q;  // primitive state of the cell
   T gamma, c;
+  MhdEigen<T> eigen;  // MHD's eigenvectors along D (characteristic variables only)
 
   // For MHD c is the fastest magnetosonic speed, sqrt((gamma p + B^2) / rho), and the
-  // variables are conserved or primitive (characteristic is refused at set-up; the Euler
-  // eigenvectors below do not describe MHD).
+  // characteristic variables are MHD's (MhdCharacteristics.hpp).
   FLUXVIEW_HD EulerProjection(const State<T, NV>& u0, ReconstructionVariables v,
                               const Physics<T>& ph)
-      : vars(v), q(cons_to_prim(u0, ph)), gamma(ph.gamma), c(signal_speed(q, ph.gamma)) {}
+      : vars(v), q(cons_to_prim(u0, ph)), gamma(ph.gamma), c(signal_speed(q, ph.gamma)) {
+    if constexpr (is_mhd<NV>)
+      if (vars == ReconstructionVariables::characteristic) eigen = mhd_eigen<D>(q, gamma);
+  }
 
   static FLUXVIEW_HD T signal_speed(const State<T, NV>& q, T gamma) {
     if constexpr (is_mhd<NV>)
@@ -144,8 +148,11 @@ struct EulerProjection {
   FLUXVIEW_HD State<T, NV> to_fields(const State<T, NV>& du) const {
     if (vars == ReconstructionVariables::conserved) return du;
     const State<T, NV> dw = conserved_to_primitive_delta(du, q, gamma);
-    if (vars == ReconstructionVariables::primitive || is_mhd<NV>) return dw;
-    return primitive_to_characteristic<D>(dw, q.v[0], c);
+    if (vars == ReconstructionVariables::primitive) return dw;
+    if constexpr (is_mhd<NV>)
+      return mhd_primitive_to_characteristic<D>(dw, eigen);
+    else
+      return primitive_to_characteristic<D>(dw, q.v[0], c);
   }
   // The size of each reconstructed variable at this state, the scale below which the WENO
   // weights see no structure (WenoReconstruction.hpp): densities and the characteristic
@@ -155,6 +162,10 @@ struct EulerProjection {
     const T rho = q.v[0], u2 = q.v[1] * q.v[1] + q.v[2] * q.v[2] + q.v[3] * q.v[3];
     const T speed = std::sqrt(u2) + c;
     State<T, NV> s;
+    if constexpr (is_mhd<NV>)
+      if (vars == ReconstructionVariables::characteristic)
+        return mhd_characteristic_scale<T, NV>(
+            eigen, speed, std::sqrt(T(2) * (q.v[kPressure] + magnetic_pressure(q))));
     if (vars == ReconstructionVariables::characteristic) {
       s.v[0] = s.v[1] = s.v[4] = rho;
       s.v[2] = s.v[3] = speed;
@@ -183,9 +194,13 @@ struct EulerProjection {
   }
   FLUXVIEW_HD State<T, NV> from_fields(const State<T, NV>& dv) const {
     if (vars == ReconstructionVariables::conserved) return dv;
-    const State<T, NV> dw = vars == ReconstructionVariables::primitive || is_mhd<NV>
-                                ? dv
-                                : characteristic_to_primitive<D>(dv, q.v[0], c);
+    State<T, NV> dw = dv;
+    if (vars == ReconstructionVariables::characteristic) {
+      if constexpr (is_mhd<NV>)
+        dw = mhd_characteristic_to_primitive<D>(dv, eigen);
+      else
+        dw = characteristic_to_primitive<D>(dv, q.v[0], c);
+    }
     return primitive_to_conserved_delta(dw, q, gamma);
   }
 };

@@ -44,7 +44,7 @@ std::vector<ParamSpec> fv_params() {
       choice_param("fv.variables", "auto", {"auto", "characteristic", "primitive", "conserved"},
                    "variables a reconstruction works in, linearised about each cell: auto is "
                    "primitive for constant and plm, characteristic for the WENO orders "
-                   "(primitive for mhd)"),
+                   "(primitive for mhd, whose characteristic variables are an option)"),
       real_param("fv.theta", 1.5, "", 0, 2,
                  "theta of the minmod limiter: 0 first order, 1 minmod, 2 monotonised central"),
       choice_param("fv.physics", "hydro", {"hydro", "mhd"},
@@ -260,11 +260,6 @@ void validate_physics(const ParamSet& p, const FvConfig& c) {
     throw ConfigError("fv.riemann = " + riemann +
                       " solves the Euler equations and fv.physics = mhd; allowed with mhd: "
                       "auto (hlld), hlld, hll, hlle, llf");
-  if (c.variables == ReconstructionVariables::characteristic)
-    throw ConfigError(
-        "fv.variables = characteristic with fv.physics = mhd: the characteristic variables are "
-        "the Euler equations' (MHD's eigenvectors are not built); allowed with mhd: auto "
-        "(primitive), primitive, conserved");
   if (c.init == FvInit::double_mach)
     throw ConfigError(
         "fv.init = double-mach with fv.physics = mhd: the double Mach reflection's boundary "

@@ -1,5 +1,7 @@
 #include "sim/fv/FvInitial.hpp"
 
+#include <cstddef>
+#include <cstdint>
 #include <array>
 #include <cmath>
 #include <numbers>

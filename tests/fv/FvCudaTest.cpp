@@ -120,6 +120,13 @@ TEST(FvCuda, MhdMatchesCpu) {
   compare("fv/sedov", blast, 60, Precision::f64, 1e-11);
   // The higher-order (modal and WENO-Z) paths with nine and ten variables.
   compare("fv/brio-wu", {"fv.reconstruction=weno4", "fv.time=ader"}, 100, Precision::f64, 1e-11);
+  // MHD's characteristic variables (its eigenvectors along each axis), on a 2D field.
+  compare("fv/orszag-tang",
+          {"grid.nx=48", "grid.ny=40", "fv.reconstruction=weno4", "fv.time=ader",
+           "fv.variables=characteristic"},
+          20, Precision::f64, 1e-11);
+  compare("fv/brio-wu", {"fv.reconstruction=weno3", "fv.time=ader", "fv.variables=characteristic"},
+          100, Precision::f32, 1e-4);
   compare("fv/orszag-tang",
           {"grid.nx=48", "grid.ny=40", "fv.reconstruction=weno3", "fv.time=ssprk3"}, 60,
           Precision::f64, 1e-11);
