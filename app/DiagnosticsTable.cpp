@@ -1,10 +1,10 @@
 #include "app/DiagnosticsTable.hpp"
 
 #include <algorithm>
-#include <type_traits>
 #include <cstdio>
 #include <fstream>
 #include <ostream>
+#include <type_traits>
 #include <utility>
 
 #include "fileio/AtomicFile.hpp"

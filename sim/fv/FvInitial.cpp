@@ -1,9 +1,9 @@
 #include "sim/fv/FvInitial.hpp"
 
-#include <cstddef>
-#include <cstdint>
 #include <array>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <numbers>
 
 #include "sim/core/ExecHost.hpp"
@@ -291,9 +291,13 @@ AlfvenWave alfven_wave(const FvConfig& c) {
   return w;
 }
 
-VortexSpec vortex_spec(const FvConfig& c) {
-  VortexSpec s;
-  s.beta = c.vortex_strength;
+namespace {
+
+// What the isentropic and the MHD vortex share: the gas, the flow they ride, where they
+// start and the periodic box.
+template <class Spec>
+Spec vortex_frame(const FvConfig& c) {
+  Spec s;
   s.gamma = c.physics.gamma;
   s.rho_inf = c.ambient_rho;
   s.p_inf = c.ambient_p;
@@ -305,18 +309,18 @@ VortexSpec vortex_spec(const FvConfig& c) {
   return s;
 }
 
+}  // namespace
+
+VortexSpec vortex_spec(const FvConfig& c) {
+  VortexSpec s = vortex_frame<VortexSpec>(c);
+  s.beta = c.vortex_strength;
+  return s;
+}
+
 MhdVortexSpec mhd_vortex_spec(const FvConfig& c) {
-  MhdVortexSpec s;
+  MhdVortexSpec s = vortex_frame<MhdVortexSpec>(c);
   s.kappa = c.vortex_strength;
   s.mu = c.vortex_field;
-  s.gamma = c.physics.gamma;
-  s.rho_inf = c.ambient_rho;
-  s.p_inf = c.ambient_p;
-  for (int a = 0; a < 3; ++a) s.u[a] = c.velocity[a];
-  for (int a = 0; a < 2; ++a) {
-    s.centre[a] = c.vortex_centre[a] * c.grid.length[a];
-    s.period[a] = c.grid.length[a];
-  }
   return s;
 }
 

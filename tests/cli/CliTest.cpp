@@ -1,9 +1,9 @@
 // The command line as a user meets it: exit codes, one-line messages naming the key,
 // value and what is allowed, and no files left behind by a run that was refused.
 #include <gtest/gtest.h>
-#include <memory>
 #include <initializer_list>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
