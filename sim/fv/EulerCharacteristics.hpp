@@ -127,7 +127,7 @@ struct EulerProjection {
   ReconstructionVariables vars;
   State<T, NV> q;  // primitive state of the cell
   T gamma, c;
-  MhdEigen<T> eigen;  // MHD's eigenvectors along D (characteristic variables only)
+  MhdEigen<T> eigen{};  // MHD's eigenvectors along D (characteristic variables only)
 
   // For MHD c is the fastest magnetosonic speed, sqrt((gamma p + B^2) / rho), and the
   // characteristic variables are MHD's (MhdCharacteristics.hpp).
