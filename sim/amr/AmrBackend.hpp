@@ -55,9 +55,10 @@ struct ResampleTask {
 // `what` of resample and pack: density, or an fv::Derived.
 inline constexpr int kDensity = -1;
 
-// Volume integrals over the local blocks and the largest Mach number.
+// Volume integrals over the local blocks (the Mach number's too) and the largest Mach number.
 struct MeshTotals {
   double mass = 0, momentum[3] = {0, 0, 0}, energy = 0, tracer_mass = 0, mixed_mass = 0;
+  double mach_volume = 0;  // the integral of |u| / c_s
   double max_mach = 0;
   std::int64_t nonfinite = 0;
 };

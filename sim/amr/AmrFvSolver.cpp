@@ -342,10 +342,13 @@ class AmrFvSolver final : public Solver, public Hierarchy {
       if (mesh_->shape().active[a]) volume0 *= len_[a] / top_[a];
     const MeshTotals m = mesh_->backend().totals(mesh_->state().view(), mesh_->info_on_backend(), n,
                                                  ph_, volume0, dims());
-    double t[9] = {m.mass,        m.momentum[0], m.momentum[1],       m.momentum[2], m.energy,
-                   m.tracer_mass, m.mixed_mass,  double(m.nonfinite), m.max_mach};
-    for (int i = 0; i < 8; ++i) t[i] = parallel::allreduce_sum(t[i]);
-    t[8] = parallel::allreduce_max(t[8]);
+    double t[10] = {m.mass,        m.momentum[0], m.momentum[1],       m.momentum[2], m.energy,
+                    m.tracer_mass, m.mixed_mass,  double(m.nonfinite), m.mach_volume, m.max_mach};
+    for (int i = 0; i < 9; ++i) t[i] = parallel::allreduce_sum(t[i]);
+    t[9] = parallel::allreduce_max(t[9]);
+    double box = 1;  // the volume the mean Mach number is taken over
+    for (int a = 0; a < 3; ++a)
+      if (mesh_->shape().active[a]) box *= len_[a];
     std::vector<int> per_level(std::size_t(cfg_.max_level) + 1, 0);
     for (int b = 0; b < n; ++b) ++per_level[std::size_t(mesh_->info()[std::size_t(b)].level)];
     std::vector<Diagnostic> d = {
@@ -354,7 +357,8 @@ class AmrFvSolver final : public Solver, public Hierarchy {
         {"momentum_y", "kg m/s", t[2]},
         {"momentum_z", "kg m/s", t[3]},
         {"energy", "J", t[4]},
-        {"max_mach", "", t[8]},
+        {"max_mach", "", t[9]},
+        {"mean_mach", "", t[8] / box},
         {"corrected_cells", "", parallel::allreduce_sum(double(corrected()))},
         {"nonfinite_cells", "", t[7]},
         {"blocks", "", parallel::allreduce_sum(double(n))},

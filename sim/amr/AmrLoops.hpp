@@ -150,6 +150,7 @@ MeshTotals totals_on(const Space& space, const PoolView<T>& u, const BlockInfo* 
     r.energy += t.energy.value * vol;
     r.tracer_mass += t.tracer_mass.value * vol;
     r.mixed_mass += t.mixed_mass.value * vol;
+    r.mach_volume += t.mach.value * vol;
     r.max_mach = std::max(r.max_mach, t.max_mach.value);
     r.nonfinite += t.nonfinite.value;
   }

@@ -97,7 +97,9 @@ struct TotalsBody {
 #pragma unroll
     for (int a = 0; a < 3; ++a) acc.momentum[a].add(double(s.v[fv::kMomX + a]));
     acc.energy.add(double(s.v[fv::kEnergy]));
-    acc.max_mach.add(fv::mach_number(fv::cons_to_prim(s, ph), ph.gamma));
+    const double mach = fv::mach_number(fv::cons_to_prim(s, ph), ph.gamma);
+    acc.max_mach.add(mach);
+    acc.mach.add(mach);
     if constexpr (NV > 5) {
       const double rc = s.v[fv::kRhoC], conc = rc / double(s.v[fv::kRho]);
       acc.tracer_mass.add(rc);

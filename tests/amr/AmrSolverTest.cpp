@@ -129,6 +129,17 @@ TEST(AmrConservation, PeriodicBlastConservesEverythingToRoundOffOverRegrids) {
     auto s = make_solver("fv/sedov", o);
     const Totals a = totals(*s);
     const double levels0 = diagnostic(*s, "blocks_level_1");
+    // mean_mach is a volume average: the refined mesh's is the uniform mesh's but for the
+    // blast's better resolved sphere (a mean over cells would weigh the refined blast, where
+    // the flow is slower, 8 to 64 times more, and come out far lower).
+    std::vector<std::string> u = o;
+    u[0] = "fv.mesh=uniform";
+    const double mean_amr = diagnostic(*s, "mean_mach"),
+                 mean_uniform = diagnostic(*make_solver("fv/sedov", u), "mean_mach");
+    std::printf("%s: mean Mach %.6f on the adaptive mesh, %.6f on the uniform one\n", c.name,
+                mean_amr, mean_uniform);
+    // Measured 0.5% apart in 3D and 1.2% in 2D.
+    EXPECT_NEAR(mean_amr, mean_uniform, 0.03 * mean_uniform);
     s->advance(24);
     const Totals b = totals(*s);
     std::printf(
