@@ -104,21 +104,32 @@ FLUXVIEW_HD double gauss4_weight(int q) {
   return (q == 0 || q == 3) ? 0.17392742256872693 : 0.32607257743127307;
 }
 
+// The average over the cell centred at (x, y) of size hx by hy (hy = 0: a line along x) of
+// the conserved state point(x, y) gives at each point, by the four-point Gauss rule along
+// each active axis.
+template <int N, class Point>
+FLUXVIEW_HD State<double, N> gauss_cell_average(double x, double y, double hx, double hy,
+                                                const Point& point) {
+  State<double, N> sum{};
+  const int ny = hy > 0 ? 4 : 1;
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < ny; ++b) {
+      const double w = gauss4_weight(a) * (hy > 0 ? gauss4_weight(b) : 1.0);
+      const State<double, N> c =
+          point(x + gauss4_node(a) * hx, y + (hy > 0 ? gauss4_node(b) * hy : 0.0));
+      for (int m = 0; m < N; ++m) sum.v[m] += w * c.v[m];
+    }
+  return sum;
+}
+
 // The exact average of the vortex's conserved state over the cell centred at (x, y) of
 // size hx by hy (hy = 0: a line along x), at time t. Returns the density average in rho
 // and, if u is given, the conserved average there.
 FLUXVIEW_HD double vortex_density_average(const VortexSpec& s, double x, double y, double hx,
                                           double hy, double t, State<double, 5>* u) {
-  State<double, 5> sum{{0, 0, 0, 0, 0}};
-  const int ny = hy > 0 ? 4 : 1;
-  for (int a = 0; a < 4; ++a)
-    for (int b = 0; b < ny; ++b) {
-      const double w = gauss4_weight(a) * (hy > 0 ? gauss4_weight(b) : 1.0);
-      const State<double, 5> q =
-          vortex_state(s, x + gauss4_node(a) * hx, y + (hy > 0 ? gauss4_node(b) * hy : 0.0), t);
-      const State<double, 5> c = prim_to_cons(q, s.gamma);
-      for (int m = 0; m < 5; ++m) sum.v[m] += w * c.v[m];
-    }
+  const State<double, 5> sum = gauss_cell_average<5>(x, y, hx, hy, [&](double px, double py) {
+    return prim_to_cons(vortex_state(s, px, py, t), s.gamma);
+  });
   if (u) *u = sum;
   return sum.v[0];
 }
@@ -128,16 +139,8 @@ FLUXVIEW_HD double vortex_density_average(const VortexSpec& s, double x, double 
 FLUXVIEW_HD State<double, kMhdVariables> mhd_vortex_average(const MhdVortexSpec& s, double x,
                                                             double y, double hx, double hy,
                                                             double t) {
-  State<double, kMhdVariables> sum{};
-  const int ny = hy > 0 ? 4 : 1;
-  for (int a = 0; a < 4; ++a)
-    for (int b = 0; b < ny; ++b) {
-      const double w = gauss4_weight(a) * (hy > 0 ? gauss4_weight(b) : 1.0);
-      const State<double, kMhdVariables> c = mhd_vortex_conserved(
-          s, x + gauss4_node(a) * hx, y + (hy > 0 ? gauss4_node(b) * hy : 0.0), t);
-      for (int m = 0; m < kMhdVariables; ++m) sum.v[m] += w * c.v[m];
-    }
-  return sum;
+  return gauss_cell_average<kMhdVariables>(
+      x, y, hx, hy, [&](double px, double py) { return mhd_vortex_conserved(s, px, py, t); });
 }
 
 }  // namespace fluxview::fv
