@@ -162,10 +162,13 @@ struct EulerProjection {
     const T rho = q.v[0], u2 = q.v[1] * q.v[1] + q.v[2] * q.v[2] + q.v[3] * q.v[3];
     const T speed = std::sqrt(u2) + c;
     State<T, NV> s;
-    if constexpr (is_mhd<NV>)
+    // MHD: B is measured against the field whose pressure is the total pressure.
+    [[maybe_unused]] T field = T(0);
+    if constexpr (is_mhd<NV>) {
+      field = std::sqrt(T(2) * total_pressure(q));
       if (vars == ReconstructionVariables::characteristic)
-        return mhd_characteristic_scale<T, NV>(
-            eigen, speed, std::sqrt(T(2) * (q.v[kPressure] + magnetic_pressure(q))));
+        return mhd_characteristic_scale<T, NV>(eigen, speed, field);
+    }
     if (vars == ReconstructionVariables::characteristic) {
       s.v[0] = s.v[1] = s.v[4] = rho;
       s.v[2] = s.v[3] = speed;
@@ -180,13 +183,11 @@ struct EulerProjection {
     }
     if constexpr (NV == 6) s.v[5] = vars == ReconstructionVariables::conserved ? rho : T(1);
     if constexpr (is_mhd<NV>) {
-      // MHD: the energy holds the field's, B is measured against the field whose pressure is
-      // the total pressure, psi (a field times a speed) against that times the speed.
-      const T pm = magnetic_pressure(q);
-      if (vars == ReconstructionVariables::conserved) s.v[4] += pm;
-      const T b = std::sqrt(T(2) * (q.v[kPressure] + pm));
-      s.v[kBx] = s.v[kBx + 1] = s.v[kBx + 2] = b;
-      s.v[kPsi] = b * speed;
+      // The energy holds the field's; psi (a field times a speed) is measured against the
+      // field times the speed.
+      if (vars == ReconstructionVariables::conserved) s.v[4] += magnetic_pressure(q);
+      s.v[kBx] = s.v[kBx + 1] = s.v[kBx + 2] = field;
+      s.v[kPsi] = field * speed;
       if constexpr (has_tracer<NV>)
         s.v[tracer_slot<NV>] = vars == ReconstructionVariables::conserved ? rho : T(1);
     }
