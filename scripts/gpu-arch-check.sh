@@ -21,7 +21,7 @@ bash .devdeps/build.sh build-dev "${common[@]}" >"$out/build-dev.log" 2>&1 || { 
 source .devdeps/env.sh
 grep "CUDA backend" "$out/build-dev.log" | tee -a "$out/summary.txt"
 ./build-dev/app/fluxview --version | tee -a "$out/summary.txt"
-ctest --test-dir build-dev -L gpu -j4 --timeout 600 >"$out/ctest-gpu.log" 2>&1 || status=1
+ctest --test-dir build-dev -L gpu -LE paper -j4 --timeout 600 >"$out/ctest-gpu.log" 2>&1 || status=1
 tail -15 "$out/ctest-gpu.log" | tee -a "$out/summary.txt"
 
 step "2. compute_75 PTX only (the sm_75 fallbacks, JIT-compiled for this GPU)"
