@@ -47,17 +47,8 @@ void DiagnosticsPanel::draw(PanelContext& c) {
               session.cell_updates_per_second);
   // On the adaptive mesh: the blocks of each level now, in one line (the plots below hold
   // their history).
-  std::string levels;
-  double blocks = 0;
-  for (int l = 0;; ++l) {
-    const auto it = session.history.find("blocks_level_" + std::to_string(l));
-    if (it == session.history.end() || it->second.values.empty()) break;
-    const double n = it->second.values.back();
-    levels += (levels.empty() ? "" : " ") + std::to_string(std::llround(n));
-    blocks += n;
-  }
-  if (!levels.empty()) {
-    ImGui::Text("blocks per level: %s (%.0f)", levels.c_str(), blocks);
+  if (const std::string levels = session.blocks_per_level(); !levels.empty()) {
+    ImGui::Text("blocks per level: %s", levels.c_str());
     help_marker("The adaptive mesh's blocks at each level from 0, and all of them.");
   }
   if (session.strokes.count > 0) {

@@ -71,7 +71,7 @@ void iso_settings(render::ViewSettings& v, const std::vector<FieldInfo>& fields)
 
 void line_settings(render::ViewSettings& v, const std::vector<FieldInfo>& fields) {
   auto& l = v.lines;
-  // The vector fields this solver has (the magnetic field joins when MHD lands).
+  // The vector fields a solver can have: the velocity, and the magnetic field under MHD.
   const std::array<std::array<std::string, 3>, 2> vectors{{{"ux", "uy", "uz"}, {"bx", "by", "bz"}}};
   const std::string shown = l.field[0] + ", " + l.field[1] + ", " + l.field[2];
   if (ImGui::BeginCombo("vector field", shown.c_str())) {
@@ -121,7 +121,9 @@ void scene_panel(render::ViewSettings& v, const std::vector<FieldInfo>& fields, 
   ImGui::EndDisabled();
   if (!has_vectors) {
     v.layers.lines = false;
-    tooltip("Streamlines follow a vector field (ux, uy, uz); this solver has none.");
+    tooltip(
+        "Streamlines follow a vector field (ux, uy, uz, or bx, by, bz under MHD); this solver has "
+        "none.");
   }
   if (v.layers.slices) ImGui::SliderFloat3("slices x y z", v.position.data(), 0.0f, 1.0f, "%.2f");
   if (v.layers.volume && ImGui::TreeNodeEx("Volume", ImGuiTreeNodeFlags_DefaultOpen)) {

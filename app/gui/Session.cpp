@@ -144,6 +144,19 @@ ToolReport Session::apply_tool(const ToolCall& call) {
   return r;
 }
 
+std::string Session::blocks_per_level() const {
+  std::string levels;
+  double blocks = 0;
+  for (int l = 0;; ++l) {
+    const auto it = history.find("blocks_level_" + std::to_string(l));
+    if (it == history.end() || it->second.values.empty()) break;
+    const double n = it->second.values.back();
+    levels += (levels.empty() ? "" : " ") + std::to_string(std::llround(n));
+    blocks += n;
+  }
+  return levels.empty() ? levels : levels + " (" + std::to_string(std::llround(blocks)) + ")";
+}
+
 std::unique_lock<std::timed_mutex> Session::access(double wait_ms) {
   reader_waiting_ = true;
   std::unique_lock<std::timed_mutex> lock(mutex_, std::defer_lock);

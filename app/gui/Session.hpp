@@ -94,6 +94,9 @@ class Session {
   };
   std::map<std::string, Series> history;
   void sample_diagnostics(bool force = false);
+  // On the adaptive mesh: the latest blocks of each level from 0 and all of them, as the
+  // Diagnostics panel shows them ("24 244 516 (784)"); empty on a uniform grid.
+  std::string blocks_per_level() const;
 
   // --- steering (docs/gui.md): live changes and tool strokes, each applied at once
   // between steps (waiting for the worker's chunk) and recorded with its step. Throw

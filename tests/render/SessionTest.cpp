@@ -2,6 +2,8 @@
 // pauses on request, hands the state to readers between chunks, and stops cleanly;
 // step and reset do what the buttons promise.
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -59,4 +61,32 @@ TEST(GuiSession, StepAndResetDoWhatTheButtonsSay) {
   // Destruction while running joins the worker (the test would hang otherwise).
   s.set_running(true);
   std::this_thread::sleep_for(20ms);
+}
+
+// The Diagnostics panel's line for the adaptive mesh: the latest blocks of each level and
+// their sum, the solver's own counts; nothing on a uniform grid.
+TEST(GuiSession, BlocksPerLevelAreTheAdaptiveMeshsOwnCounts) {
+  Session s(load_scenario("fv/sedov-amr", {"grid.n=16", "fv.amr.max_level=2"}), BackendKind::cpu,
+            Precision::f64);
+  s.step_once();
+  std::string want;
+  double blocks = 0, total = -1;
+  auto lock = s.access(-1);
+  for (const Diagnostic& d : s.solver().diagnostics()) {
+    if (d.name.rfind("blocks_level_", 0) == 0) {
+      want += (want.empty() ? "" : " ") + std::to_string(std::llround(d.value));
+      blocks += d.value;
+    }
+    if (d.name == "blocks") total = d.value;
+  }
+  s.release(lock);
+  ASSERT_FALSE(want.empty()) << "the adaptive mesh reports blocks per level";
+  EXPECT_EQ(blocks, total);
+  EXPECT_EQ(s.blocks_per_level(), want + " (" + std::to_string(std::llround(total)) + ")");
+  // Three levels (0 to 2), each with blocks.
+  EXPECT_EQ(std::count(want.begin(), want.end(), ' '), 2) << want;
+
+  Session uniform(load_scenario("fv/sedov", {"grid.n=16"}), BackendKind::cpu, Precision::f64);
+  uniform.step_once();
+  EXPECT_EQ(uniform.blocks_per_level(), "");
 }
