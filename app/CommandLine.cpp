@@ -80,6 +80,9 @@ CommandLineParser::CommandLineParser() {
   auto* until = run_->add_option("--until", r.until, "simulated time to run to, in s");
   steps->excludes(until);
   run_->add_option("--every", r.every, "write a snapshot every N steps (0: first and last only)");
+  run_->add_option("--diagnostics-every", r.diagnostics_every,
+                   "add a row to diagnostics.csv every N steps (default: with each snapshot; 0: "
+                   "first and last only)");
   run_->add_option("--output", r.output, "output directory (default: fluxview-out/SCENARIO)");
   run_->add_option("--checkpoint-every", r.checkpoint_every,
                    "write an HDF5 checkpoint every N steps (0: none; sets run.checkpoint_every, "

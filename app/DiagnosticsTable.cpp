@@ -34,12 +34,14 @@ DiagnosticsTable::DiagnosticsTable(std::filesystem::path dir, std::int64_t keep_
   }
 }
 
-void DiagnosticsTable::add(std::int64_t step, double time, const std::vector<Diagnostic>& d) {
+void DiagnosticsTable::add(std::int64_t step, double time, const std::vector<Diagnostic>& d,
+                           bool now) {
   if (!parallel::is_root()) return;
   const std::string header = header_of(d);
   if (header != header_) {  // other columns than the earlier run's: a table of its own
     header_ = header;
     rows_.clear();
+    written_ = 0;
   }
   char buf[64];
   std::snprintf(buf, sizeof buf, "%lld,%.17g", static_cast<long long>(step), time);
@@ -49,10 +51,16 @@ void DiagnosticsTable::add(std::int64_t step, double time, const std::vector<Dia
     row += buf;
   }
   rows_.push_back(std::move(row));
+  if (now || (rows_.size() - written_) * 8 >= written_) flush();
+}
+
+void DiagnosticsTable::flush() {
+  if (!parallel::is_root() || written_ == rows_.size()) return;
   write_file_atomic(path_, [&](std::ostream& out) {
     out << header_ << '\n';
     for (const std::string& r : rows_) out << r << '\n';
   });
+  written_ = rows_.size();
 }
 
 }  // namespace fluxview::app

@@ -1,12 +1,12 @@
 // The options of `fluxview run` and `fluxview bench` that can be judged on their own,
 // checked before a scenario is read or anything is written. Every count option says
 // what it refuses in the same words.
-#include <utility>
 #include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "app/RunOptions.hpp"
 #include "sim/core/ConfigError.hpp"
@@ -28,6 +28,9 @@ void check_run_options(const RunOptions& o) {
   if (o.steps) check_count("--steps", *o.steps, 0, kMaxCount, "steps to run", o.typed);
   if (o.every)
     check_count("--every", *o.every, 0, kMaxCount, "0: the first and last step only", o.typed);
+  if (o.diagnostics_every)
+    check_count("--diagnostics-every", *o.diagnostics_every, 0, kMaxCount,
+                "0: the first and last step only", o.typed);
   if (o.checkpoint_every)
     check_count("--checkpoint-every", *o.checkpoint_every, 0, kMaxCount, "0: no checkpoints",
                 o.typed);

@@ -18,6 +18,7 @@
 #include "app/CatalystOutput.hpp"
 #include "app/CheckpointOutput.hpp"
 #include "app/Commands.hpp"
+#include "app/DiagnosticsOutput.hpp"
 #include "app/FrameOutput.hpp"
 #include "app/JournalOutput.hpp"
 #include "app/RunFolders.hpp"
@@ -80,11 +81,16 @@ int run_command(const RunOptions& o) {
     for (RunFolder& f : out->folders()) folders.push_back(std::move(f));
   const RunFolders locked(folders, quiet);
 
-  auto snapshots = std::make_unique<SnapshotOutput>(
-      dir, sc, setup.snapshot_every,
-      setup.restart ? earlier_snapshots(dir, sc, solver, quiet) : std::vector<SnapshotRecord>{});
+  std::vector<SnapshotRecord> earlier =
+      setup.restart ? earlier_snapshots(dir, sc, solver, quiet) : std::vector<SnapshotRecord>{};
+  // A restart into its run's folder keeps the earlier rows of diagnostics.csv too.
+  const std::int64_t rows_kept = earlier.empty() ? -1 : solver.step() - 1;
+  auto snapshots =
+      std::make_unique<SnapshotOutput>(dir, sc, setup.snapshot_every, std::move(earlier));
   const SnapshotOutput& series = *snapshots;
   outputs.push_back(std::move(snapshots));
+  outputs.push_back(std::make_unique<DiagnosticsOutput>(dir, setup.diagnostics_every,
+                                                        setup.snapshot_every, rows_kept));
   if (setup.steerer) outputs.push_back(std::make_unique<JournalOutput>(o, *setup.steerer));
   std::vector<const RunOutput*> described;
   for (const auto& out : outputs) described.push_back(out.get());

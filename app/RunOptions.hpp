@@ -32,7 +32,8 @@ struct RunOptions {
   std::optional<std::int64_t> steps;
   std::optional<double> until;
   std::optional<std::int64_t> every;
-  std::string output;  // empty: fluxview-out/<scenario>
+  std::optional<std::int64_t> diagnostics_every;  // unset: with each snapshot
+  std::string output;                             // empty: fluxview-out/<scenario>
   std::optional<std::string> backend;
   std::string precision = "double";
   bool precision_given = false;  // --precision on the command line

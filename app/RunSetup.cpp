@@ -156,6 +156,7 @@ RunSetup set_up_run(const RunOptions& o, bool quiet) {
   r.steerer = make_run_steerer(o, sc, solver, r.restart ? r.restart->journal : std::string());
   r.max_steps = r.end.end_step - solver.step();
   r.snapshot_every = sc.params.get_int("run.every");
+  r.diagnostics_every = o.diagnostics_every ? *o.diagnostics_every : r.snapshot_every;
   r.check_every = sc.params.get_int("run.check_every");
   r.output_dir = o.output.empty() ? std::filesystem::path("fluxview-out") / folder_name_of(sc.name)
                                   : std::filesystem::path(o.output);

@@ -31,11 +31,12 @@ struct RunSetup {
   // --steer or --replay (or a steered run's checkpoint): its journal checked against the
   // scenario and the solver before anything is written; empty when the run is not steered.
   std::optional<Steerer> steerer;
-  std::int64_t max_steps = 0;         // steps from where the run starts to end_step
-  std::int64_t snapshot_every = 0;    // run.every
-  std::int64_t checkpoint_every = 0;  // run.checkpoint_every (--checkpoint-every sets it)
-  std::int64_t check_every = 0;       // run.check_every
-  std::filesystem::path output_dir;   // --output, else fluxview-out/<scenario>
+  std::int64_t max_steps = 0;          // steps from where the run starts to end_step
+  std::int64_t snapshot_every = 0;     // run.every
+  std::int64_t diagnostics_every = 0;  // --diagnostics-every, else snapshot_every
+  std::int64_t checkpoint_every = 0;   // run.checkpoint_every (--checkpoint-every sets it)
+  std::int64_t check_every = 0;        // run.check_every
+  std::filesystem::path output_dir;    // --output, else fluxview-out/<scenario>
 };
 
 // Reads the options, the scenario (or the checkpoint's) and, for a restart, every piece's

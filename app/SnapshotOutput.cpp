@@ -21,8 +21,7 @@ SnapshotOutput::SnapshotOutput(std::filesystem::path dir, const Scenario& scenar
     : series_(dir, earlier),
       scenario_(scenario),
       family_(find_family(scenario.solver)),
-      every_(every),
-      table_(dir, earlier.empty() ? -1 : earlier.back().step) {}
+      every_(every) {}
 
 std::int64_t SnapshotOutput::steps_to_next_write(std::int64_t step) const {
   return steps_to_next(step, every_);
@@ -48,8 +47,7 @@ bool SnapshotOutput::wants(RunMoment moment, std::int64_t step) {
 void SnapshotOutput::write(Solver& solver, RunMoment, const RunState&) {
   series_.write(solver);
   diagnostics_ = solver.diagnostics();  // collective under MPI: every rank calls it
-  table_.add(solver.step(), solver.time(), diagnostics_);
-  if (family_.write_output_files)  // collective under MPI: rank 0 writes them
+  if (family_.write_output_files)       // collective under MPI: rank 0 writes them
     on_every_rank([&] { family_.write_output_files(solver, scenario_.params, series_.dir()); });
 }
 

@@ -1,15 +1,14 @@
 #pragma once
 // Snapshots of a headless run: every field as VTK ImageData in the output folder, listed in
 // series.pvd, and with each the family's own files (SolverFamily::write_output_files, e.g.
-// fd's spectra). The diagnostics are taken at each snapshot: run.json records the last,
-// diagnostics.csv all of them (DiagnosticsTable.hpp).
+// fd's spectra). The diagnostics are taken at each snapshot for run.json, which records the
+// last (diagnostics.csv has its own output, DiagnosticsOutput.hpp).
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
 
-#include "app/DiagnosticsTable.hpp"
 #include "app/RunOutput.hpp"
 #include "insitu/snapshot/SnapshotSeries.hpp"
 #include "sim/core/Scenario.hpp"
@@ -38,7 +37,6 @@ class SnapshotOutput : public RunOutput {
   const SolverFamily& family_;
   std::int64_t every_;
   std::vector<Diagnostic> diagnostics_;  // at the last snapshot (all ranks reduced)
-  DiagnosticsTable table_;
 };
 
 // The snapshots of the run a restart continues, when its output folder is that run's

@@ -1,6 +1,7 @@
 // The command line as a user meets it: exit codes, one-line messages naming the key,
 // value and what is allowed, and no files left behind by a run that was refused.
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -98,6 +99,32 @@ TEST(Cli, DiagnosticsCsvHasARowForEachSnapshot) {
       << last;
 }
 
+// --diagnostics-every: rows between the snapshots (here every 3 steps, snapshots first and
+// last only), each at its own step and time, the last at run.json's.
+TEST(Cli, DiagnosticsEveryAddsRowsBetweenSnapshots) {
+  const fs::path d = fresh_dir("diagevery");
+  const Result r = run_fluxview(
+      "run fv/sod --backend cpu --set grid.nx=32 --every 0 --diagnostics-every 3 --steps 10 "
+      "--quiet --output " +
+      d.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::ifstream csv(d / "diagnostics.csv");
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(csv, l);) lines.push_back(l);
+  ASSERT_EQ(lines.size(), 6u);  // the header and steps 0, 3, 6, 9, 10
+  const char* steps[] = {"0,", "3,", "6,", "9,", "10,"};
+  std::vector<double> times;
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(lines[i + 1].rfind(steps[i], 0), 0u) << lines[i + 1];
+    times.push_back(std::stod(lines[i + 1].substr(lines[i + 1].find(',') + 1)));
+  }
+  EXPECT_TRUE(std::is_sorted(times.begin(), times.end()) && times[0] == 0 && times[4] > times[3]);
+  std::ifstream in(d / "run.json");
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_DOUBLE_EQ(times[4], j["time"].get<double>());
+  EXPECT_EQ(j["snapshots"].size(), 2u);
+}
+
 TEST(Cli, UntilStopsExactlyAtTheRequestedTime) {
   const fs::path d = fresh_dir("until");
   const Result r = run_fluxview(
@@ -155,6 +182,8 @@ INSTANTIATE_TEST_SUITE_P(
                  "--every -1 is out of range; allowed: an integer in [0, 2^40]"},
         BadInput{"heat/hot-spot --checkpoint-every -1",
                  "--checkpoint-every -1 is out of range; allowed: an integer in [0, 2^40]"},
+        BadInput{"heat/hot-spot --diagnostics-every -3",
+                 "--diagnostics-every -3 is out of range; allowed: an integer in [0, 2^40]"},
         // Too large for 64 bits: quoted as typed, not as the largest 64-bit number.
         BadInput{"heat/hot-spot --every 99999999999999999999999",
                  "--every 99999999999999999999999 is out of range; allowed: an integer in [0, "
