@@ -15,19 +15,14 @@
 #include <vector>
 
 #include "sim/amr/AmrHierarchy.hpp"
-#include "sim/core/CudaRuntime.hpp"
 #include "tests/amr/AmrTestUtil.hpp"
 #include "tests/fv/FvTestUtil.hpp"
+#include "tests/support/NeedCuda.hpp"
 
 using namespace fluxview;
 using namespace fluxview::fv::test;
 
 namespace {
-
-#define FLUXVIEW_NEED_CUDA()                                                                       \
-  do {                                                                                             \
-    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda::no_device_reason(); \
-  } while (0)
 
 // The same run on both backends: the meshes must match block for block, and every field
 // of every block agree to `tol` relative to the field's largest magnitude.

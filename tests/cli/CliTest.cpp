@@ -32,6 +32,17 @@ fs::path fresh_dir(const std::string& name) {
   return d;
 }
 
+// A run's `fluxview run ARGS --quiet --output DIR` into a fresh folder, and the lines of its
+// diagnostics.csv.
+std::vector<std::string> diagnostics_rows(const fs::path& d, const std::string& args) {
+  const Result r = run_fluxview("run " + args + " --quiet --output " + d.string());
+  EXPECT_EQ(r.code, 0) << r.out;
+  std::ifstream csv(d / "diagnostics.csv");
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(csv, l);) lines.push_back(l);
+  return lines;
+}
+
 }  // namespace
 
 TEST(Cli, ListShowsTheBuiltinScenarios) {
@@ -79,14 +90,8 @@ TEST(Cli, RunWritesSeriesSnapshotsAndRunJson) {
 // run.json reports (RestartCli.DiagnosticsCsvContinuesAcrossARestart: with a restart).
 TEST(Cli, DiagnosticsCsvHasARowForEachSnapshot) {
   const fs::path d = fresh_dir("diagcsv");
-  const Result r = run_fluxview(
-      "run fv/sod --backend cpu --set grid.nx=32 --every 5 --steps 20 "
-      "--quiet --output " +
-      d.string());
-  ASSERT_EQ(r.code, 0) << r.out;
-  std::ifstream csv(d / "diagnostics.csv");
-  std::vector<std::string> lines;
-  for (std::string l; std::getline(csv, l);) lines.push_back(l);
+  const auto lines =
+      diagnostics_rows(d, "fv/sod --backend cpu --set grid.nx=32 --every 5 --steps 20");
   ASSERT_EQ(lines.size(), 6u);  // the header and steps 0, 5, 10, 15, 20
   EXPECT_EQ(lines[0].rfind("step,time,mass [kg],", 0), 0u) << lines[0];
   EXPECT_EQ(lines[1].rfind("0,0,", 0), 0u) << lines[1];
@@ -103,14 +108,8 @@ TEST(Cli, DiagnosticsCsvHasARowForEachSnapshot) {
 // last only), each at its own step and time, the last at run.json's.
 TEST(Cli, DiagnosticsEveryAddsRowsBetweenSnapshots) {
   const fs::path d = fresh_dir("diagevery");
-  const Result r = run_fluxview(
-      "run fv/sod --backend cpu --set grid.nx=32 --every 0 --diagnostics-every 3 --steps 10 "
-      "--quiet --output " +
-      d.string());
-  ASSERT_EQ(r.code, 0) << r.out;
-  std::ifstream csv(d / "diagnostics.csv");
-  std::vector<std::string> lines;
-  for (std::string l; std::getline(csv, l);) lines.push_back(l);
+  const auto lines = diagnostics_rows(
+      d, "fv/sod --backend cpu --set grid.nx=32 --every 0 --diagnostics-every 3 --steps 10");
   ASSERT_EQ(lines.size(), 6u);  // the header and steps 0, 3, 6, 9, 10
   const char* steps[] = {"0,", "3,", "6,", "9,", "10,"};
   std::vector<double> times;

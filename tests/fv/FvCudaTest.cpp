@@ -11,19 +11,14 @@
 
 #include <cmath>
 
-#include "sim/core/CudaRuntime.hpp"
 #include "sim/fv/MhdProblems.hpp"
 #include "tests/fv/FvTestUtil.hpp"
+#include "tests/support/NeedCuda.hpp"
 
 using namespace fluxview;
 using namespace fluxview::fv::test;
 
 namespace {
-
-#define FLUXVIEW_NEED_CUDA()                                                                       \
-  do {                                                                                             \
-    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda::no_device_reason(); \
-  } while (0)
 
 // Largest difference of every field between the two solvers, relative to the largest
 // magnitude of that field in the CPU result.

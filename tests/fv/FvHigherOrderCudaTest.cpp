@@ -13,18 +13,13 @@
 
 #include <cmath>
 
-#include "sim/core/CudaRuntime.hpp"
 #include "tests/fv/VortexTables.hpp"
+#include "tests/support/NeedCuda.hpp"
 
 using namespace fluxview;
 using namespace fluxview::fv::test;
 
 namespace {
-
-#define FLUXVIEW_NEED_CUDA()                                                                       \
-  do {                                                                                             \
-    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda::no_device_reason(); \
-  } while (0)
 
 // The largest difference of every field between the backends, relative to the largest
 // magnitude of that field on the CPU.

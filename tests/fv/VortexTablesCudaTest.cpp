@@ -10,18 +10,13 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "sim/core/CudaRuntime.hpp"
 #include "tests/fv/VortexTables.hpp"
+#include "tests/support/NeedCuda.hpp"
 
 using namespace fluxview;
 using namespace fluxview::fv::test;
 
 namespace {
-
-#define FLUXVIEW_NEED_CUDA()                                                                       \
-  do {                                                                                             \
-    if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda::no_device_reason(); \
-  } while (0)
 
 // The paper's Tables XII and XIII (A100, double): L1 and L-infinity errors at 48^3, 96^3,
 // 144^3, 192^3 at second, third and fourth order.
