@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string_view>

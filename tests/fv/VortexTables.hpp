@@ -4,6 +4,7 @@
 // uniform along z, run through the solver with a chosen scheme; shared by the GPU tests
 // that put the CPU and the GPU side by side and the ones that run the tables.
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 

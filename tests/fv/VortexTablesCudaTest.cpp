@@ -6,9 +6,11 @@
 // so the tables run on slabs of 4 cells along z with the cube's spacing, which give the
 // cube's errors (the first test checks it) at 4/n of its cost.
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 
 #include "tests/fv/VortexTables.hpp"
 #include "tests/support/NeedCuda.hpp"

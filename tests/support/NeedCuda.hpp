@@ -1,4 +1,6 @@
 #pragma once
+#include <string>
+
 // FLUXVIEW_NEED_CUDA(): the first line of a GPU test, which skips it with the reason where
 // there is no CUDA device (CI has none).
 #include <gtest/gtest.h>
