@@ -4,7 +4,7 @@
 // refinement indicator, an RK stage on every block, refluxing, and the reductions and
 // resampling of the solver. The loops are written once over the execution space
 // (AmrLoops.hpp); AmrCpu.cpp makes the host backend, cuda/AmrKernels.cu the device one.
-// The state is the fv solver's (rho, rho u, E [, rho c]) and the physics fv's.
+// The state is the fv solver's (rho, rho u, E [, B, psi] [, rho c]) and the physics fv's.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -60,6 +60,9 @@ struct MeshTotals {
   double mass = 0, momentum[3] = {0, 0, 0}, energy = 0, tracer_mass = 0, mixed_mass = 0;
   double mach_volume = 0;  // the integral of |u| / c_s
   double max_mach = 0;
+  double magnetic_energy = 0;  // MHD: the integral of B^2 / 2
+  double divb_volume = 0;      // MHD: the integral of |div B|
+  double divb_max = 0;         // MHD: the largest |div B|
   std::int64_t nonfinite = 0;
 };
 
@@ -87,16 +90,19 @@ class AmrBackend : public Backend {
   // Largest signal rate over slots [0, blocks) (not finite if any cell is not).
   virtual double max_rate(const PoolView<T>& u, const BlockInfo* info, int blocks,
                           const fv::Physics<T>& ph, const T inv_dx0[3]) = 0;
-  // Totals with each block's cells weighted by `volume0` / 2^(d level).
+  // Totals with each block's cells weighted by `volume0` / 2^(d level); MHD's div B with
+  // each block's 1/dx (inv_dx0 at level 0; the ghosts filled).
   virtual MeshTotals totals(const PoolView<T>& u, const BlockInfo* info, int blocks,
-                            const fv::Physics<T>& ph, double volume0, int dims) = 0;
+                            const fv::Physics<T>& ph, const T inv_dx0[3], double volume0,
+                            int dims) = 0;
   // Field `what` onto a uniform grid laid out by `grid` (its interior is written): each
-  // cell from the block cell containing its centre.
-  virtual void resample(const PoolView<T>& u, const ResampleTask* tasks, int count,
-                        const FieldLayout& grid, const fv::Physics<T>& ph, int what, T* out) = 0;
+  // cell from the block cell containing its centre (div B with its block's 1/dx).
+  virtual void resample(const PoolView<T>& u, const BlockInfo* info, const T inv_dx0[3],
+                        const ResampleTask* tasks, int count, const FieldLayout& grid,
+                        const fv::Physics<T>& ph, int what, T* out) = 0;
   // The interiors of slots [0, blocks), field `what`, one block after another (x fastest).
-  virtual void pack(const PoolView<T>& u, int blocks, const fv::Physics<T>& ph, int what,
-                    T* out) = 0;
+  virtual void pack(const PoolView<T>& u, const BlockInfo* info, const T inv_dx0[3], int blocks,
+                    const fv::Physics<T>& ph, int what, T* out) = 0;
   // Whole blocks of the listed slots (`slots` and `out` where the backend computes), for
   // another rank: variable after variable, each listed block's `u.stride` elements.
   virtual void gather_blocks(const PoolView<T>& u, const int* slots, int count, T* out) = 0;

@@ -43,6 +43,7 @@
 #include "sim/core/Parallel.hpp"
 #include "sim/core/Reduce.hpp"
 #include "sim/fv/FvConfig.hpp"
+#include "sim/fv/FvFields.hpp"
 #include "sim/fv/FvInitial.hpp"
 #include "sim/fv/FvStep.hpp"
 
@@ -50,20 +51,7 @@ namespace fluxview::amr {
 
 namespace {
 
-struct DerivedInfo {
-  const char* name;
-  const char* unit;
-  const char* description;
-  fv::Derived what;
-};
-constexpr DerivedInfo kDerived[] = {
-    {"ux", "m/s", "velocity x", fv::Derived::ux},
-    {"uy", "m/s", "velocity y", fv::Derived::uy},
-    {"uz", "m/s", "velocity z", fv::Derived::uz},
-    {"p", "Pa", "pressure", fv::Derived::p},
-    {"tracer", "", "passive tracer concentration c (1: cloud or band material)",
-     fv::Derived::tracer},
-};
+using fv::kDerived;
 
 // Cells of the uniform grid that view() resamples onto: the deepest level whose grid has
 // at most this many cells (16.7 M: 256^3), so that snapshots and 3D views of a deep
@@ -96,8 +84,9 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     params_ = p;
     fv_ = fv::parse_config(p);
     cfg_ = read_amr_config(p);
-    // The blocks advance with the second-order stage (PLM or constant, TVD RK2); the
-    // higher-order schemes of the uniform grid are not yet written for blocks.
+    // The blocks advance with the second-order stage (PLM or constant, TVD RK2), of the
+    // Euler equations or of MHD; the higher-order schemes of the uniform grid are not yet
+    // written for blocks.
     if (fv::stage_path(fv_) != fv::StagePath::plm_faces || fv_.time != fv::TimeStepper::rk2)
       throw ConfigError("fv.mesh = amr runs the second-order scheme in this version, not " +
                         fv::scheme_name(fv_) +
@@ -122,7 +111,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     }
     ph_ = fv::physics_in<T>(fv_);
     cfl_ = fv_.cfl;
-    nv_ = fv_.tracer ? 6 : 5;
+    nv_ = fv::variable_count(fv_.mhd, fv_.tracer);
     criteria_.refine = cfg_.refine;
     criteria_.derefine = cfg_.derefine;
     criteria_.max_level = cfg_.max_level;
@@ -199,7 +188,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   std::vector<FieldInfo> fields() const override {
     std::vector<FieldInfo> f = {{"rho", "kg/m^3", "density", true}};
     for (const auto& d : kDerived)
-      if (d.what != fv::Derived::tracer || nv_ == 6)
+      if (fv::has_derived_field(d.what, nv_))
         f.push_back({d.name, d.unit, d.description, d.what == fv::Derived::p});
     return f;
   }
@@ -212,6 +201,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   FieldView view(const std::string& name) const override {
     const int what = field_code(name);
     const std::size_t slot = what == kDensity ? 0 : std::size_t(what) + 1;
+    fill_ghosts_for(what);
     prepare_resample();
     Field<T>& out = derived_[slot];
     if (out.layout().n != grid_.n || out.where() != where_) out = Field<T>(grid_.n, 0, where_);
@@ -241,8 +231,10 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     v.layout.sz = v.layout.size = per * blocks;
     v.layout.origin = 0;
     for (const FieldInfo& f : fields()) {
-      mesh_->backend().pack(mesh_->state().view(), blocks, ph_, field_code(f.name),
-                            static_cast<T*>(scan_.data()));
+      // div B is finite where B is (bx, by and bz are scanned), and would need the ghosts.
+      if (field_code(f.name) == int(fv::Derived::divergence_b)) continue;
+      mesh_->backend().pack(mesh_->state().view(), mesh_->info_on_backend(), inv_dx0_, blocks, ph_,
+                            field_code(f.name), static_cast<T*>(scan_.data()));
       const std::int64_t bad = first_bad_cell(v, f.must_be_positive);
       if (bad < 0) continue;
       const int b = int(bad / per);
@@ -295,6 +287,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   FieldView plane_view(const std::string& field, int axis, double at) const override {
     if (axis < 0 || axis > 2) throw std::invalid_argument("plane axis must be 0, 1 or 2");
     const int what = field_code(field);
+    fill_ghosts_for(what);
     std::array<int, 3> n{1, 1, 1};
     for (int a = 0; a < 3; ++a) n[a] = mesh_->shape().active[a] ? top_[a] << plane_level_ : 1;
     const int index = std::clamp(int(std::floor(at * n[axis])), 0, n[axis] - 1);
@@ -316,6 +309,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   int plane_level() const override { return plane_level_; }
   HostArray block_values(const std::string& field) const override {
     const int what = field_code(field);
+    fill_ghosts_for(what);
     const int blocks = mesh_->blocks();
     const std::array<int, 3> n = block_cells();
     const std::int64_t per = std::int64_t(n[0]) * n[1] * n[2];
@@ -326,11 +320,12 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     if (blocks == 0) return h;
     if (where_ == Location::device) {
       Buffer dev(where_, h.bytes.size());
-      mesh_->backend().pack(mesh_->state().view(), blocks, ph_, what, static_cast<T*>(dev.data()));
+      mesh_->backend().pack(mesh_->state().view(), mesh_->info_on_backend(), inv_dx0_, blocks, ph_,
+                            what, static_cast<T*>(dev.data()));
       copy_bytes(h.bytes.data(), Location::host, dev.data(), where_, h.bytes.size());
     } else {
-      mesh_->backend().pack(mesh_->state().view(), blocks, ph_, what,
-                            reinterpret_cast<T*>(h.bytes.data()));
+      mesh_->backend().pack(mesh_->state().view(), mesh_->info_on_backend(), inv_dx0_, blocks, ph_,
+                            what, reinterpret_cast<T*>(h.bytes.data()));
     }
     return h;
   }
@@ -340,8 +335,9 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     double volume0 = 1;
     for (int a = 0; a < 3; ++a)
       if (mesh_->shape().active[a]) volume0 *= len_[a] / top_[a];
+    if (mhd()) mesh_->fill_ghosts(mesh_->state().view());  // div B reads the neighbours
     const MeshTotals m = mesh_->backend().totals(mesh_->state().view(), mesh_->info_on_backend(), n,
-                                                 ph_, volume0, dims());
+                                                 ph_, inv_dx0_, volume0, dims());
     double t[10] = {m.mass,        m.momentum[0], m.momentum[1],       m.momentum[2], m.energy,
                     m.tracer_mass, m.mixed_mass,  double(m.nonfinite), m.mach_volume, m.max_mach};
     for (int i = 0; i < 9; ++i) t[i] = parallel::allreduce_sum(t[i]);
@@ -369,9 +365,15 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     for (int l = 0; l <= cfg_.max_level; ++l)
       d.push_back({"blocks_level_" + std::to_string(l), "",
                    parallel::allreduce_sum(double(per_level[std::size_t(l)]))});
-    if (nv_ == 6) {
+    if (fv::tracer_variables(nv_)) {
       d.push_back({"tracer_mass", "kg", t[5]});
       d.push_back({"mixed_fraction", "", t[5] > 0 ? t[6] / t[5] : 0});
+    }
+    if (mhd()) {
+      // As the uniform grid's, the mean over the volume rather than over the cells.
+      d.push_back({"magnetic_energy", "J", parallel::allreduce_sum(m.magnetic_energy)});
+      d.push_back({"divergence_b_mean", "Pa^1/2/m", parallel::allreduce_sum(m.divb_volume) / box});
+      d.push_back({"divergence_b_max", "Pa^1/2/m", parallel::allreduce_max(m.divb_max)});
     }
     return d;
   }
@@ -459,9 +461,9 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   void load_state(const SolverState& st) override {
     const std::string what = "fv (amr) checkpoint: ";
     if (st.on_grid || st.arrays.size() != std::size_t(nv_) + 1 || st.arrays[0].name != "leaves")
-      throw std::runtime_error(what + "not a state of the adaptive mesh with " +
-                               std::to_string(nv_) +
-                               " conserved variables (is fv.mesh or fv.tracer the same?)");
+      throw std::runtime_error(
+          what + "not a state of the adaptive mesh with " + std::to_string(nv_) +
+          " conserved variables (are fv.mesh, fv.physics and fv.tracer the same?)");
     const HostArray& lv = st.arrays[0].values;
     const int blocks = lv.n[1];
     if (lv.n[0] != kLeafNumbers || lv.n[2] != 1 || blocks < 1)
@@ -563,8 +565,9 @@ class AmrFvSolver final : public Solver, public Hierarchy {
                      std::to_string(dims()) + " cells, levels 0-" + std::to_string(cfg_.max_level) +
                      ", regrid every " + std::to_string(cfg_.regrid_every) + " steps"},
         {"kernel", mesh_->backend().kernel()},
-        {"scheme", std::string(ph_.plm ? "PLM theta=" + format_value(double(ph_.theta))
-                                       : std::string("first order")) +
+        {"scheme", std::string(mhd() ? "MHD (GLM), " : "") +
+                       std::string(ph_.plm ? "PLM theta=" + format_value(double(ph_.theta))
+                                           : std::string("first order")) +
                        ", " + fv::riemann_name(ph_.riemann) + ", TVD RK2, global dt"},
         {"blocks", std::to_string(mesh_->forest().global_count())},
         {"deepest_level", std::to_string(deepest_level_)},
@@ -593,7 +596,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   int field_code(const std::string& name) const {
     if (name == "rho") return kDensity;
     for (const auto& d : kDerived)
-      if (name == d.name && (d.what != fv::Derived::tracer || nv_ == 6)) return int(d.what);
+      if (name == d.name && fv::has_derived_field(d.what, nv_)) return int(d.what);
     std::string names;
     for (const auto& f : fields()) names += (names.empty() ? "" : ", ") + f.name;
     throw std::out_of_range("fv solver has no field '" + name + "' (it has " + names + ")");
@@ -621,11 +624,41 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     if (one_node) block_transport_ = BlockTransport::ipc;
   }
 
-  // What ghost filling needs beyond the shape: the momentum a reflecting face negates.
-  static FillParams fill_params() {
+  // What ghost filling needs beyond the shape: the momentum a reflecting face negates,
+  // and for MHD the normal field (as the uniform grid's walls do, FvLoops.hpp).
+  FillParams fill_params() const {
     FillParams fill;
-    for (int a = 0; a < 3; ++a) fill.flip[a] = fv::kMomX + a;
+    for (int a = 0; a < 3; ++a) {
+      fill.flip[a] = fv::kMomX + a;
+      fill.flip_field[a] = mhd() ? fv::kBx + a : -1;
+    }
     return fill;
+  }
+
+  bool mhd() const { return fv::mhd_variables(nv_); }
+
+  // Before a view, snapshot piece or diagnostic of div B: the blocks' ghosts, which it
+  // reads (they are filled at the start of each stage, not after the step). Only ghosts
+  // change, which the next stage fills again. Collective under MPI, as the views are.
+  void fill_ghosts_for(int what) const {
+    if (what == int(fv::Derived::divergence_b)) mesh_->fill_ghosts(mesh_->state().view());
+  }
+
+  // The GLM cleaning of this step (MHD), as the uniform grid's (fv's set_cleaning): c_h the
+  // largest speed the cleaning waves may have under the step's CFL condition on the
+  // deepest level present, rate / sum_a 1/dx_a there, and psi's damping alpha c_h / dx_min
+  // of that level. One global step, so one c_h for every block; the same on every rank
+  // (rate and deepest level are reduced).
+  void set_cleaning() {
+    double inv_sum = 0, inv_max = 0;
+    for (int a = 0; a < 3; ++a) {
+      const double inv = double(inv_dx0_[a]) * double(1 << deepest_level_);
+      inv_sum += inv;
+      inv_max = std::max(inv_max, inv);
+    }
+    const double ch = fv_.cleaning && inv_sum > 0 ? rate_ / inv_sum : 0.0;
+    ph_.ch = T(ch);
+    ph_.psi_decay = T(fv_.glm_alpha * ch * inv_max);
   }
 
   int dims() const {
@@ -768,6 +801,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   }
 
   void step_by(double h) override {
+    if (mhd()) set_cleaning();
     const PoolView<T> u = mesh_->state().view(), u1 = mesh_->scratch().view();
     BlockStageArgs<T> a;
     a.info = mesh_->info_on_backend();
@@ -953,15 +987,15 @@ class AmrFvSolver final : public Solver, public Hierarchy {
       list = static_cast<const ResampleTask*>(dev.data());
     }
     if (parallel::size() == 1) {
-      mesh_->backend().resample(mesh_->state().view(), list, int(tasks.size()), out.layout(), ph_,
-                                what, out.data());
+      mesh_->backend().resample(mesh_->state().view(), mesh_->info_on_backend(), inv_dx0_, list,
+                                int(tasks.size()), out.layout(), ph_, what, out.data());
       return;
     }
     // Into a zeroed grid of its own, so that `out` (which a caller may still hold a view of)
     // stays where it is.
     Field<T> mine(out.layout().n, 0, where_);
-    mesh_->backend().resample(mesh_->state().view(), list, int(tasks.size()), mine.layout(), ph_,
-                              what, mine.data());
+    mesh_->backend().resample(mesh_->state().view(), mesh_->info_on_backend(), inv_dx0_, list,
+                              int(tasks.size()), mine.layout(), ph_, what, mine.data());
     const std::size_t count = std::size_t(out.layout().bytes()) / sizeof(T);
     std::vector<T> host(count);
     copy_bytes(host.data(), Location::host, mine.data(), where_, count * sizeof(T));

@@ -29,13 +29,20 @@
 
 namespace fluxview::amr {
 
-// Runs f.template operator()<NV>() for the pool's variable count (5 or 6).
+// Runs f.template operator()<NV>() for the pool's variable count: 5 or 6 (Euler [+
+// tracer]), 9 or 10 (MHD [+ tracer]).
 template <class F>
 void with_nv(int nv, F&& f) {
-  if (nv == 6)
-    f.template operator()<6>();
-  else
-    f.template operator()<5>();
+  switch (nv) {
+    case 6:
+      return f.template operator()<6>();
+    case 9:
+      return f.template operator()<9>();
+    case 10:
+      return f.template operator()<10>();
+    default:
+      return f.template operator()<5>();
+  }
 }
 
 inline exec::Box all_blocks(const FieldLayout& l, int blocks) {
@@ -120,7 +127,7 @@ double max_rate_on(const Space& space, const PoolView<T>& u, const BlockInfo* in
 // would lose digits the conservation tests measure), and the order is fixed.
 template <class Space, class T>
 MeshTotals totals_on(const Space& space, const PoolView<T>& u, const BlockInfo* info, int blocks,
-                     const fv::Physics<T>& ph, double volume0, int dims) {
+                     const fv::Physics<T>& ph, const T inv_dx0[3], double volume0, int dims) {
   MeshTotals r;
   if (blocks <= 0) return r;
   std::vector<fv::TotalsAcc> per(static_cast<std::size_t>(blocks));
@@ -133,7 +140,9 @@ MeshTotals totals_on(const Space& space, const PoolView<T>& u, const BlockInfo* 
   with_nv(u.nv, [&]<int NV>() {
     TotalsBody<T, NV> body;
     body.u = u;
+    body.info = info;
     body.ph = ph;
+    for (int d = 0; d < 3; ++d) body.inv_dx0[d] = inv_dx0[d];
     reduce_per_block(space, blocks, u.layout, fv::TotalsAcc{}, body, out);
   });
   if constexpr (!std::is_same_v<Space, exec::Host>)
@@ -152,34 +161,48 @@ MeshTotals totals_on(const Space& space, const PoolView<T>& u, const BlockInfo* 
     r.mixed_mass += t.mixed_mass.value * vol;
     r.mach_volume += t.mach.value * vol;
     r.max_mach = std::max(r.max_mach, t.max_mach.value);
+    r.magnetic_energy += t.magnetic_energy.value * vol;
+    r.divb_volume += t.divb.value * vol;
+    r.divb_max = std::max(r.divb_max, t.divb_max.value);
     r.nonfinite += t.nonfinite.value;
   }
   return r;
 }
 
 template <class Space, class T>
-void resample_on(const Space& space, const PoolView<T>& u, const ResampleTask* tasks, int count,
-                 const FieldLayout& grid, const fv::Physics<T>& ph, int what, T* out) {
-  ResampleBody<T> body;
-  body.u = u;
-  body.tasks = tasks;
-  body.grid = grid;
-  body.ph = ph;
-  body.what = what;
-  for (int a = 0; a < 3; ++a) body.active[a] = u.layout.n[a] > 1;
-  body.out = out;
-  for_each_task_cell(space, 0, count, body);
+void resample_on(const Space& space, const PoolView<T>& u, const BlockInfo* info,
+                 const T inv_dx0[3], const ResampleTask* tasks, int count, const FieldLayout& grid,
+                 const fv::Physics<T>& ph, int what, T* out) {
+  with_nv(u.nv, [&]<int NV>() {
+    ResampleBody<T, NV> body;
+    body.u = u;
+    body.tasks = tasks;
+    body.info = info;
+    body.grid = grid;
+    body.ph = ph;
+    body.what = what;
+    for (int a = 0; a < 3; ++a) {
+      body.active[a] = u.layout.n[a] > 1;
+      body.inv_dx0[a] = inv_dx0[a];
+    }
+    body.out = out;
+    for_each_task_cell(space, 0, count, body);
+  });
 }
 
 template <class Space, class T>
-void pack_on(const Space& space, const PoolView<T>& u, int blocks, const fv::Physics<T>& ph,
-             int what, T* out) {
-  PackBody<T> body;
-  body.u = u;
-  body.ph = ph;
-  body.what = what;
-  body.out = out;
-  exec::for_each_cell(space, all_blocks(u.layout, blocks), body);
+void pack_on(const Space& space, const PoolView<T>& u, const BlockInfo* info, const T inv_dx0[3],
+             int blocks, const fv::Physics<T>& ph, int what, T* out) {
+  with_nv(u.nv, [&]<int NV>() {
+    PackBody<T, NV> body;
+    body.u = u;
+    body.info = info;
+    body.ph = ph;
+    for (int a = 0; a < 3; ++a) body.inv_dx0[a] = inv_dx0[a];
+    body.what = what;
+    body.out = out;
+    exec::for_each_cell(space, all_blocks(u.layout, blocks), body);
+  });
 }
 
 template <class Space, class T>
@@ -233,15 +256,18 @@ class AmrBackendOn final : public AmrBackend<T> {
     return max_rate_on(Space{}, u, info, blocks, ph, inv_dx0);
   }
   MeshTotals totals(const PoolView<T>& u, const BlockInfo* info, int blocks,
-                    const fv::Physics<T>& ph, double volume0, int dims) override {
-    return totals_on(Space{}, u, info, blocks, ph, volume0, dims);
+                    const fv::Physics<T>& ph, const T inv_dx0[3], double volume0,
+                    int dims) override {
+    return totals_on(Space{}, u, info, blocks, ph, inv_dx0, volume0, dims);
   }
-  void resample(const PoolView<T>& u, const ResampleTask* tasks, int count, const FieldLayout& grid,
+  void resample(const PoolView<T>& u, const BlockInfo* info, const T inv_dx0[3],
+                const ResampleTask* tasks, int count, const FieldLayout& grid,
                 const fv::Physics<T>& ph, int what, T* out) override {
-    resample_on(Space{}, u, tasks, count, grid, ph, what, out);
+    resample_on(Space{}, u, info, inv_dx0, tasks, count, grid, ph, what, out);
   }
-  void pack(const PoolView<T>& u, int blocks, const fv::Physics<T>& ph, int what, T* out) override {
-    pack_on(Space{}, u, blocks, ph, what, out);
+  void pack(const PoolView<T>& u, const BlockInfo* info, const T inv_dx0[3], int blocks,
+            const fv::Physics<T>& ph, int what, T* out) override {
+    pack_on(Space{}, u, info, inv_dx0, blocks, ph, what, out);
   }
   void gather_blocks(const PoolView<T>& u, const int* slots, int count, T* out) override {
     gather_blocks_on(Space{}, u, slots, count, out);

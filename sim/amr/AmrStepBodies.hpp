@@ -24,14 +24,35 @@ FLUXVIEW_HD void level_inv_dx(const T inv_dx0[3], int level, T out[3]) {
   for (int a = 0; a < 3; ++a) out[a] = inv_dx0[a] * s;
 }
 
-// The value of `what` (kDensity or an fv::Derived) at a cell.
+// The pool's variables as fv's field set (the cell index then counts from the pool's start).
 template <class T>
-FLUXVIEW_HD T field_value(const PoolView<T>& u, std::int64_t c, const fv::Physics<T>& ph,
-                          int what) {
+FLUXVIEW_HD fv::Conserved<T> pool_fields(const PoolView<T>& u) {
+  fv::Conserved<T> c;
+  for (int m = 0; m < u.nv; ++m) c.f[m] = u.f[m];
+  return c;
+}
+
+// What div B of a block's cell reads: the pool's strides and the block's 1/dx.
+template <class T>
+FLUXVIEW_HD fv::DivergenceStencil<T> block_divergence_stencil(const PoolView<T>& u,
+                                                              const T inv_dx[3]) {
+  const FieldLayout& l = u.layout;
+  return {{l.n[0] > 1 ? 1 : 0, l.n[1] > 1 ? l.sy : 0, l.n[2] > 1 ? l.sz : 0},
+          {inv_dx[0], inv_dx[1], inv_dx[2]}};
+}
+
+// The value of `what` (kDensity or an fv::Derived) at cell c of a block whose cells are
+// 1/inv_dx wide; div B from the face neighbours (the block's ghosts filled).
+template <class T, int NV>
+FLUXVIEW_HD T field_value(const PoolView<T>& u, std::int64_t c, const fv::Physics<T>& ph, int what,
+                          const T inv_dx[3]) {
   if (what == kDensity) return u.f[fv::kRho][c];
-  const State<T, 5> q = fv::cons_to_prim(load_cell<5>(u, c), ph);
-  return fv::derived_value(q, what == int(fv::Derived::tracer) ? u.f[fv::kRhoC][c] : T(0),
-                           fv::Derived(what));
+  if (what == int(fv::Derived::divergence_b))
+    return T(fv::divergence_b(pool_fields(u), c, block_divergence_stencil(u, inv_dx)));
+  T tracer_density = T(0);
+  if constexpr (fv::has_tracer<NV>) tracer_density = u.f[fv::tracer_slot<NV>][c];
+  return fv::cell_derived_value(fv::cons_to_prim(load_cell<NV>(u, c), ph), tracer_density,
+                                fv::Derived(what));
 }
 
 // Loehner's estimate of a cell (the larger of its values for density and pressure), from
@@ -78,43 +99,34 @@ struct RateBody {
 };
 
 // A cell's share of its block's totals (sums of cell values; the block is weighted by its
-// cell volume afterwards).
+// cell volume afterwards); div B of MHD cells at the block's level (its ghosts filled).
 template <class T, int NV>
 struct TotalsBody {
   PoolView<T> u;
+  const BlockInfo* info = nullptr;
   fv::Physics<T> ph;
+  T inv_dx0[3] = {0, 0, 0};
 
   FLUXVIEW_HD void operator()(int b, int i, int j, int k, fv::TotalsAcc& acc) const {
-    const State<T, NV> s = load_cell<NV>(u, u.cell(b, i, j, k));
-    bool finite = true;
-#pragma unroll
-    for (int m = 0; m < 5; ++m) finite = finite && is_finite(double(s.v[m]));
-    if (!finite) {
-      acc.nonfinite.add(1);
-      return;
-    }
-    acc.mass.add(double(s.v[fv::kRho]));
-#pragma unroll
-    for (int a = 0; a < 3; ++a) acc.momentum[a].add(double(s.v[fv::kMomX + a]));
-    acc.energy.add(double(s.v[fv::kEnergy]));
-    const double mach = fv::mach_number(fv::cons_to_prim(s, ph), ph.gamma);
-    acc.max_mach.add(mach);
-    acc.mach.add(mach);
-    if constexpr (NV > 5) {
-      const double rc = s.v[fv::kRhoC], conc = rc / double(s.v[fv::kRho]);
-      acc.tracer_mass.add(rc);
-      if (conc > 0.1 && conc < 0.9) acc.mixed_mass.add(rc);
+    const std::int64_t c = u.cell(b, i, j, k);
+    fv::add_cell_totals<NV>(load_cell<NV>(u, c), ph, acc);
+    if constexpr (fv::is_mhd<NV>) {
+      T inv[3];
+      level_inv_dx(inv_dx0, info[b].level, inv);
+      fv::add_cell_divergence(pool_fields(u), c, block_divergence_stencil(u, inv), acc);
     }
   }
 };
 
 // One cell of a uniform grid from the block cell containing its centre.
-template <class T>
+template <class T, int NV>
 struct ResampleBody {
   PoolView<T> u;
   const ResampleTask* tasks = nullptr;
+  const BlockInfo* info = nullptr;
   FieldLayout grid;
   fv::Physics<T> ph;
+  T inv_dx0[3] = {0, 0, 0};
   int what = kDensity;
   bool active[3] = {true, true, true};
   T* out = nullptr;
@@ -139,16 +151,20 @@ struct ResampleBody {
                         : (g[a] >> -task.shift);
       s[a] = active[a] ? f - task.origin[a] : 0;
     }
+    T inv[3];
+    level_inv_dx(inv_dx0, info[task.slot].level, inv);
     out[grid.index(i - task.first[0], j - task.first[1], k - task.first[2])] =
-        field_value(u, u.cell(task.slot, s[0], s[1], s[2]), ph, what);
+        field_value<T, NV>(u, u.cell(task.slot, s[0], s[1], s[2]), ph, what, inv);
   }
 };
 
 // One interior cell of a block into a packed array: block after block, x fastest.
-template <class T>
+template <class T, int NV>
 struct PackBody {
   PoolView<T> u;
+  const BlockInfo* info = nullptr;
   fv::Physics<T> ph;
+  T inv_dx0[3] = {0, 0, 0};
   int what = kDensity;
   T* out = nullptr;
 
@@ -156,8 +172,10 @@ struct PackBody {
     const FieldLayout& l = u.layout;
     const int b = kk / l.n[2], k = kk % l.n[2];
     const std::int64_t cells = std::int64_t(l.n[0]) * l.n[1] * l.n[2];
+    T inv[3];
+    level_inv_dx(inv_dx0, info[b].level, inv);
     out[b * cells + (std::int64_t(k) * l.n[1] + j) * l.n[0] + i] =
-        field_value(u, u.cell(b, i, j, k), ph, what);
+        field_value<T, NV>(u, u.cell(b, i, j, k), ph, what, inv);
   }
 };
 

@@ -22,7 +22,8 @@
 
 namespace fluxview::amr {
 
-inline constexpr int kMaxPoolVars = 8;
+// The most variables a block holds: MHD with a tracer (fv::kMaxVars).
+inline constexpr int kMaxPoolVars = 10;
 
 // The layout of one block: n cells per axis (B or 1), `ghost` layers along active axes.
 inline FieldLayout block_layout(std::array<int, 3> n, int ghost, int elem_bytes) {

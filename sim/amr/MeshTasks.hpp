@@ -53,9 +53,10 @@ struct GhostTask {
 struct FillParams {
   int block = 16;
   bool active[3] = {true, true, true};
-  // The variable whose sign a reflecting face normal to axis a flips (the normal
-  // momentum), -1 for none.
+  // The variables whose sign a reflecting face normal to axis a flips (the normal
+  // momentum; for MHD also the normal magnetic field), -1 for none.
   int flip[3] = {-1, -1, -1};
+  int flip_field[3] = {-1, -1, -1};
 };
 
 template <int NV, class T>
@@ -186,9 +187,9 @@ struct GhostFillBody {
     const bool reflect = task.boundary == int(Boundary::reflecting);
     s[a] = reflect ? edge + inward * h : edge;
     const std::int64_t sc = u.cell(task.dst, s[0], s[1], s[2]);
-    const int flip = reflect ? params.flip[a] : -1;
+    const int flip = reflect ? params.flip[a] : -1, flip_b = reflect ? params.flip_field[a] : -1;
 #pragma unroll
-    for (int v = 0; v < NV; ++v) u.f[v][dc] = v == flip ? -u.f[v][sc] : u.f[v][sc];
+    for (int v = 0; v < NV; ++v) u.f[v][dc] = v == flip || v == flip_b ? -u.f[v][sc] : u.f[v][sc];
   }
 };
 

@@ -50,7 +50,8 @@ std::vector<ParamSpec> fv_params() {
       choice_param("fv.physics", "hydro", {"hydro", "mhd"},
                    "equations: hydro (compressible Euler) or mhd (ideal MHD with GLM "
                    "divergence cleaning, Wang et al. eqs. 14-16; every reconstruction and time "
-                   "stepper, in primitive or conserved variables; the uniform mesh)"),
+                   "stepper on the uniform mesh, in primitive or conserved variables; PLM or "
+                   "constant with rk2 on the adaptive mesh)"),
       choice_param("fv.riemann", "auto", {"auto", "llf", "hll", "hlle", "hllc", "hlli", "hlld"},
                    "Riemann solver: llf (eq. 12), hll (Davis speeds; for mhd the fast speeds), "
                    "hlle (Einfeldt speeds; for mhd as hll), hllc (with contact), hlli (HLLE with "
@@ -264,10 +265,6 @@ void validate_physics(const ParamSet& p, const FvConfig& c) {
     throw ConfigError(
         "fv.init = double-mach with fv.physics = mhd: the double Mach reflection's boundary "
         "states are hydrodynamic; allowed with mhd: every other fv.init");
-  if (p.get_string("fv.mesh") != "uniform")
-    throw ConfigError("fv.mesh = " + p.get_string("fv.mesh") +
-                      " with fv.physics = mhd: MHD runs on the uniform mesh so far (allowed: "
-                      "fv.mesh = uniform)");
   if (c.init == FvInit::orszag_tang && (p.get_int("grid.nx") == 1 || p.get_int("grid.ny") == 1))
     throw ConfigError("fv.init = orszag-tang needs grid.nx > 1 and grid.ny > 1 (an x-y problem)");
 }

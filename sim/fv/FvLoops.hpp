@@ -145,44 +145,57 @@ struct TotalsAcc {
   }
 };
 
+// A cell's share of the totals, from its conserved state s: everything but div B, which
+// reads the neighbours (divergence_b). The uniform grid's and the adaptive mesh's totals
+// (sim/amr/AmrStepBodies.hpp) both add their cells through it.
+template <int NV, class T>
+FLUXVIEW_HD void add_cell_totals(const State<T, NV>& s, const Physics<T>& ph, TotalsAcc& acc) {
+  bool finite = true;
+  for (int m = 0; m < NV; ++m) finite = finite && is_finite(double(s.v[m]));
+  if (!finite) {
+    acc.nonfinite.add(1);
+    return;
+  }
+  acc.mass.add(s.v[kRho]);
+  for (int a = 0; a < 3; ++a) acc.momentum[a].add(s.v[kMomX + a]);
+  acc.energy.add(s.v[kEnergy]);
+  const double mach = mach_number(cons_to_prim(s, ph), ph.gamma);
+  acc.max_mach.add(mach);
+  acc.mach.add(mach);
+  if constexpr (is_mhd<NV>) acc.magnetic_energy.add(double(magnetic_pressure(s)));
+  if constexpr (has_tracer<NV>) {
+    const double rc = s.v[tracer_slot<NV>], conc = rc / double(s.v[kRho]);
+    acc.tracer_mass.add(rc);
+    // The cloud-disruption measure: tracer-carrying material mixed with the background.
+    if (conc > 0.1 && conc < 0.9) acc.mixed_mass.add(rc);
+  }
+}
+
+// The |div B| of an MHD cell into the totals where it is finite (its neighbours' ghosts
+// filled).
+template <class T>
+FLUXVIEW_HD void add_cell_divergence(const Conserved<T>& u, std::int64_t c,
+                                     const DivergenceStencil<T>& s, TotalsAcc& acc) {
+  const double d = fabs(divergence_b(u, c, s));
+  if (!is_finite(d)) return;  // counted as a non-finite cell already
+  acc.divb.add(d);
+  acc.divb_max.add(d);
+}
+
 template <int NV, class Space, class T>
 Totals totals(const Space& space, const Conserved<T>& u, const FieldLayout& l, const Physics<T>& ph,
               const T inv_dx[3]) {
   const DivergenceStencil<T> stencil = divergence_stencil(l, inv_dx);
-  const TotalsAcc t =
-      exec::reduce_cells(space, exec::interior(l), TotalsAcc{},
-                         [=] FLUXVIEW_LAMBDA(int i, int j, int k, TotalsAcc& acc) {
-                           // Named here, outside `if constexpr`, where a device lambda may first
-                           // capture it.
-                           const DivergenceStencil<T>& div = stencil;
-                           const State<T, NV> s = load_state<NV>(u, l.index(i, j, k));
-                           bool finite = true;
-                           for (int m = 0; m < NV; ++m)
-                             finite = finite && is_finite(double(s.v[m]));
-                           if (!finite) {
-                             acc.nonfinite.add(1);
-                             return;
-                           }
-                           acc.mass.add(s.v[kRho]);
-                           for (int a = 0; a < 3; ++a) acc.momentum[a].add(s.v[kMomX + a]);
-                           acc.energy.add(s.v[kEnergy]);
-                           const double mach = mach_number(cons_to_prim(s, ph), ph.gamma);
-                           acc.max_mach.add(mach);
-                           acc.mach.add(mach);
-                           if constexpr (is_mhd<NV>) {
-                             acc.magnetic_energy.add(double(magnetic_pressure(s)));
-                             const double d = fabs(divergence_b(u, l.index(i, j, k), div));
-                             acc.divb.add(d);
-                             acc.divb_max.add(d);
-                           }
-                           if constexpr (has_tracer<NV>) {
-                             const double rc = s.v[tracer_slot<NV>], conc = rc / double(s.v[kRho]);
-                             acc.tracer_mass.add(rc);
-                             // The cloud-disruption measure: tracer-carrying material mixed with
-                             // the background.
-                             if (conc > 0.1 && conc < 0.9) acc.mixed_mass.add(rc);
-                           }
-                         });
+  const TotalsAcc t = exec::reduce_cells(space, exec::interior(l), TotalsAcc{},
+                                         [=] FLUXVIEW_LAMBDA(int i, int j, int k, TotalsAcc& acc) {
+                                           // Named here, outside `if constexpr`, where a device
+                                           // lambda may first capture it.
+                                           const DivergenceStencil<T>& div = stencil;
+                                           const std::int64_t c = l.index(i, j, k);
+                                           add_cell_totals<NV>(load_state<NV>(u, c), ph, acc);
+                                           if constexpr (is_mhd<NV>)
+                                             add_cell_divergence(u, c, div, acc);
+                                         });
   Totals r;
   r.mass = t.mass.value;
   for (int a = 0; a < 3; ++a) r.momentum[a] = t.momentum[a].value;
@@ -240,6 +253,18 @@ ExactErrors exact_errors(const Space& space, const Conserved<T>& u, const FieldL
   return {r.sum.value, r.max.value};
 }
 
+// A derived field (not div B, which reads the neighbours) of a cell from its primitive
+// state q and its conserved tracer density; the uniform grid's views and the adaptive
+// mesh's (sim/amr/AmrStepBodies.hpp) both take it from here.
+template <int NV, class T>
+FLUXVIEW_HD T cell_derived_value(const State<T, NV>& q, T tracer_density, Derived what) {
+  if constexpr (is_mhd<NV>)
+    if (int(what) >= int(Derived::bx))
+      return mhd_field_value(q, MhdField(int(what) - int(Derived::bx)));
+  const State<T, 5> q5{{q.v[0], q.v[1], q.v[2], q.v[3], q.v[4]}};
+  return derived_value(q5, tracer_density, what);
+}
+
 // A derived field of every interior cell; div B from the neighbours (ghosts filled).
 template <int NV, class Space, class T>
 void derived(const Space& space, const Conserved<T>& u, const FieldLayout& l, const Physics<T>& ph,
@@ -251,16 +276,9 @@ void derived(const Space& space, const Conserved<T>& u, const FieldLayout& l, co
       out[c] = T(divergence_b(u, c, stencil));
       return;
     }
-    const State<T, NV> q = cons_to_prim(load_state<NV>(u, c), ph);
-    if constexpr (is_mhd<NV>)
-      if (int(what) >= int(Derived::bx)) {
-        out[c] = mhd_field_value(q, MhdField(int(what) - int(Derived::bx)));
-        return;
-      }
-    const State<T, 5> q5{{q.v[0], q.v[1], q.v[2], q.v[3], q.v[4]}};
     T tracer_density = T(0);
     if constexpr (has_tracer<NV>) tracer_density = u.f[tracer_slot<NV>][c];
-    out[c] = derived_value(q5, tracer_density, what);
+    out[c] = cell_derived_value(cons_to_prim(load_state<NV>(u, c), ph), tracer_density, what);
   });
 }
 

@@ -32,34 +32,11 @@
 #include "sim/core/Parallel.hpp"
 #include "sim/core/Solver.hpp"
 #include "sim/fv/FvConfig.hpp"
+#include "sim/fv/FvFields.hpp"
 #include "sim/fv/FvStep.hpp"
 #include "sim/fv/FvTools.hpp"
 
 namespace fluxview::fv {
-
-// The fields besides rho that view() derives from the state; the MHD ones only for MHD.
-struct DerivedInfo {
-  const char* name;
-  const char* unit;
-  const char* description;
-  Derived what;
-};
-inline constexpr DerivedInfo kDerived[] = {
-    {"ux", "m/s", "velocity x", Derived::ux},
-    {"uy", "m/s", "velocity y", Derived::uy},
-    {"uz", "m/s", "velocity z", Derived::uz},
-    {"p", "Pa", "pressure (of the gas)", Derived::p},
-    {"tracer", "", "passive tracer concentration c (1: cloud or band material)", Derived::tracer},
-    {"bx", "Pa^1/2", "magnetic field x", Derived::bx},
-    {"by", "Pa^1/2", "magnetic field y", Derived::by},
-    {"bz", "Pa^1/2", "magnetic field z", Derived::bz},
-    {"b_magnitude", "Pa^1/2", "magnetic field strength |B|", Derived::b_magnitude},
-    {"magnetic_pressure", "Pa", "magnetic pressure B^2/2", Derived::magnetic_pressure},
-    {"plasma_beta", "", "plasma beta p / (B^2/2) (1e30 where B = 0)", Derived::plasma_beta},
-    {"psi", "Pa^1/2 m/s", "GLM cleaning scalar psi", Derived::psi},
-    {"divergence_b", "Pa^1/2/m", "div B by central differences (0 for an exact field)",
-     Derived::divergence_b},
-};
 
 template <class T>
 class FvSolver final : public Solver {
@@ -124,10 +101,7 @@ class FvSolver final : public Solver {
   bool mhd() const { return mhd_variables(nv_); }
   bool has_tracer() const { return tracer_variables(nv_); }
   // Whether this run has the derived field d (tracer and MHD fields only where they exist).
-  bool has_field(const DerivedInfo& d) const {
-    if (d.what == Derived::tracer) return has_tracer();
-    return int(d.what) < int(Derived::bx) || mhd();
-  }
+  bool has_field(const DerivedInfo& d) const { return has_derived_field(d.what, nv_); }
   // fv.cuda_tile resolved: MHD always takes 4 rows (cuda/FvKernels.cu says why).
   int tile_rows() const {
     return mhd() || config_.tile == TileChoice::rows4 ||

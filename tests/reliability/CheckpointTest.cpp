@@ -132,6 +132,10 @@ TEST(Checkpoint, AdaptiveMeshRestartsThroughTheFileAreBitIdentical) {
                                           "fv.bc=periodic"};
   expect_bit_identical_restart("fv/sedov", blast, Precision::f64, 10);
   expect_bit_identical_restart("fv/sod-amr", {"fv.amr.regrid_every=2"}, Precision::f32, 15);
+  // MHD on the mesh: B and psi through the file, and c_h from the restored CFL rate.
+  expect_bit_identical_restart(
+      "fv/orszag-tang-amr", {"grid.nx=32", "grid.ny=32", "fv.amr.block=8", "fv.amr.regrid_every=2"},
+      Precision::f64, 12);
   // The file holds the leaves and each conserved variable's block interiors (format 3).
   const Scenario s = load_scenario("fv/sedov", blast);
   auto solver = find_family(s.solver).create(BackendKind::cpu, Precision::f64);

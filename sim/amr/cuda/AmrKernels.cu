@@ -238,6 +238,14 @@ void amr_stage_on(const exec::Device& d, const BlockStageArgs<T>& a, StageWorker
     const int hx = tile.tx + 4, hy = tile.ty + 4;
     const int flux = std::max((tile.tx + 1) * tile.ty, tile.tx * (tile.ty + 1));
     const std::size_t shared = sizeof(T) * std::size_t(NV) * std::size_t(hx * hy + flux);
+    // MHD's nine or ten variables in double take more than the 48 KiB a launch gets
+    // unasked (blocks of 16 cells a side with a tracer: 53 KiB; of 32: up to 56 KiB).
+    static std::size_t allowed = 48 * 1024;
+    if (shared > allowed) {
+      FLUXVIEW_CUDA_CHECK(cudaFuncSetAttribute(
+          block_stage_kernel<T, NV>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+      allowed = shared;
+    }
     if (a.rate_bits)
       FLUXVIEW_CUDA_CHECK(cudaMemsetAsync(a.rate_bits, 0, sizeof(unsigned long long), stream));
     block_stage_kernel<T, NV>
