@@ -37,6 +37,18 @@ inline void run_until(Solver& s, double t) {
   s.synchronize();
 }
 
+// A shock-tube scenario along `axis` (x, y or z) on n cells, the other axes dropped, with
+// the overrides `extra`, run to time t.
+inline std::unique_ptr<Solver> tube_run_to(const std::string& scenario, const std::string& axis,
+                                           int n, const std::vector<std::string>& extra, double t) {
+  std::vector<std::string> o = {"grid.nx=1", "grid.ny=1", "grid.nz=1", "fv.axis=" + axis,
+                                "grid.n" + axis + "=" + std::to_string(n)};
+  o.insert(o.end(), extra.begin(), extra.end());
+  auto s = make_solver(scenario, o);
+  run_until(*s, t);
+  return s;
+}
+
 // Shock radius of a blast centred at c (absolute coordinates) from the density: the
 // density averaged in shells one cell thick, then the radius outside the shell of
 // largest density where the average falls half-way from that peak to the ambient value.
