@@ -65,6 +65,7 @@
 
 #include "insitu/catalyst/FieldCopy.hpp"
 #include "insitu/snapshot/AmrPieces.hpp"
+#include "insitu/snapshot/VtiWriter.hpp"
 #include "sim/amr/AmrHierarchy.hpp"
 #include "sim/amr/BlockBoxes.hpp"
 #include "sim/core/Parallel.hpp"
@@ -222,7 +223,8 @@ struct CatalystAdaptor::Impl {
 
   void load(const std::string& path);
   void fill(const FieldView& v, std::array<int, 3> n, FieldArray& fa);
-  void fill_amr(const amr::Hierarchy& h, const std::vector<std::string>& names, bool device);
+  void fill_amr(const amr::Hierarchy& h, const std::vector<std::string>& names,
+                const std::vector<VectorField>& vectors, bool device);
   void report(std::size_t i, std::int64_t step, const std::string& what,
               const std::string& traceback);
 };
@@ -370,7 +372,7 @@ void CatalystAdaptor::Impl::fill(const FieldView& v, std::array<int, 3> n, Field
 // read the boxes of all ranks) and holds the datasets of its own pieces; datasets are
 // numbered within a level in the .vthb's order (z, y, x of their position).
 void CatalystAdaptor::Impl::fill_amr(const amr::Hierarchy& h, const std::vector<std::string>& names,
-                                     bool device) {
+                                     const std::vector<VectorField>& vectors, bool device) {
   const AmrVtkGeometry g = amr_vtk_geometry(h);
   const std::vector<AmrPiece> pieces = amr_vtk_pieces(h, names, g);
   // Every rank's pieces, on every rank.
@@ -422,20 +424,26 @@ void CatalystAdaptor::Impl::fill_amr(const amr::Hierarchy& h, const std::vector<
     grid->SetOrigin(origin);
     grid->SetSpacing(spacing);
     grid->SetDimensions(dims);
-    for (std::size_t f = 0; f < names.size(); ++f) {
-      const HostArray& v = p.values[f];
+    // The scalars, then the vectors asked for, interleaved from their components as the
+    // snapshot's pieces are (VtiWriter.hpp).
+    std::vector<NamedArray> arrays;
+    for (std::size_t f = 0; f < names.size(); ++f) arrays.push_back({names[f], p.values[f]});
+    append_vectors(arrays, vectors);
+    for (std::size_t f = 0; f < arrays.size(); ++f) {
+      const HostArray& v = arrays[f].values;
       vtkSmartPointer<vtkDataArray> array;
       if (v.precision == Precision::f64)
         array = vtkSmartPointer<vtkDoubleArray>::New();
       else
         array = vtkSmartPointer<vtkFloatArray>::New();
-      array->SetName(names[f].c_str());
-      array->SetNumberOfComponents(1);
-      array->SetNumberOfTuples(v.count());
+      array->SetName(arrays[f].name.c_str());
+      array->SetNumberOfComponents(arrays[f].components);
+      array->SetNumberOfTuples(v.count());  // a vector's array counts its cells too
       std::memcpy(array->GetVoidPointer(0), v.bytes.data(), v.bytes.size());
       bytes += v.bytes.size();
       grid->GetCellData()->AddArray(array);
-      if (f == 0) grid->GetCellData()->SetActiveScalars(names[f].c_str());
+      if (f == 0) grid->GetCellData()->SetActiveScalars(arrays[f].name.c_str());
+      if (arrays[f].components == 3) grid->GetCellData()->SetActiveVectors(arrays[f].name.c_str());
     }
     const int i = index.at({p.level, p.idx[2], p.idx[1], p.idx[0]});
     amr->SetDataSet(unsigned(p.level), unsigned(i), grid);
@@ -482,7 +490,7 @@ void CatalystAdaptor::execute(const Solver& solver, bool force) {
 
   // 1. Which pipelines run now, and which fields they need.
   std::vector<std::pair<std::size_t, vtkSmartPointer<vtkCPDataDescription>>> running;
-  std::set<std::string> needed, needed_amr, needed_vectors;
+  std::set<std::string> needed, needed_amr, needed_vectors, needed_amr_vectors;
   const std::vector<VectorField> vectors = vector_fields(fields);  // B of MHD
   bool any_amr = false;
   for (std::size_t i = 0; i < m.pipelines.size(); ++i) {
@@ -513,11 +521,16 @@ void CatalystAdaptor::execute(const Solver& solver, bool force) {
         needed_amr.insert(f.name);
     }
     // A vector is built from its components, so they are gathered too.
-    for (const VectorField& v : vectors)
+    for (const VectorField& v : vectors) {
       if (wants_grid && idd->IsFieldNeeded(v.name.c_str(), association)) {
         needed_vectors.insert(v.name);
         needed.insert(v.components.begin(), v.components.end());
       }
+      if (wants_amr && amr_idd->IsFieldNeeded(v.name.c_str(), vtkDataObject::CELL)) {
+        needed_amr_vectors.insert(v.name);
+        needed_amr.insert(v.components.begin(), v.components.end());
+      }
+    }
     running.emplace_back(i, dd);
   }
   m.stats.seconds_request += seconds_since(t0);
@@ -575,7 +588,10 @@ void CatalystAdaptor::execute(const Solver& solver, bool force) {
     std::vector<std::string> names;
     for (const auto& f : fields)
       if (needed_amr.count(f.name)) names.push_back(f.name);
-    m.fill_amr(*hierarchy, names, solver.backend() == BackendKind::cuda);
+    std::vector<VectorField> amr_vectors;
+    for (const VectorField& v : vectors)
+      if (needed_amr_vectors.count(v.name)) amr_vectors.push_back(v);
+    m.fill_amr(*hierarchy, names, amr_vectors, solver.backend() == BackendKind::cuda);
   }
   m.stats.seconds_transfer += seconds_since(t1);
 

@@ -61,6 +61,7 @@ std::string write_amr_snapshot(const std::filesystem::path& dir, const std::stri
     for (const AmrPiece& p : pieces) {
       std::vector<NamedArray> arrays;
       for (std::size_t f = 0; f < names.size(); ++f) arrays.push_back({names[f], p.values[f]});
+      append_vectors(arrays, vector_fields(solver.fields()));  // B of MHD, for the stream tracer
       std::ostringstream extent;
       double origin[3], spacing[3];
       for (int a = 0; a < 3; ++a) {

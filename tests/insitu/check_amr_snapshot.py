@@ -12,7 +12,9 @@ along x and along y, and a small 3D blast) with VTK's own vtkOverlappingAMR read
     visible cell centre (Sod: 1 left of x = 0.5, 0.125 right of it; blast: ambient density
     1), and at the last step, after regrids, the mass summed over the visible cells and
     the mass summed over level 0 alone (the restricted ancestors) both equal the solver's
-    own `mass` diagnostic (run.json) to round-off.
+    own `mass` diagnostic (run.json) to round-off;
+  - an MHD run (a blast in a field) writes B in every piece as a vector of three components equal
+    to (bx, by, bz), the active vectors.
 
     check_amr_snapshot.py --fluxview PATH --work DIR
 """
@@ -38,7 +40,7 @@ def read_blocks(path):
     amr = r.GetOutput()
     if amr is None or amr.GetClassName() != 'vtkOverlappingAMR':
         raise RuntimeError(f'{path}: not read as a vtkOverlappingAMR')
-    blocks = []
+    blocks, vectors = [], []
     for level in range(amr.GetNumberOfLevels()):
         for i in range(amr.GetNumberOfDataSets(level)):
             img = amr.GetDataSet(level, i)
@@ -50,10 +52,24 @@ def read_blocks(path):
             visible = np.ones(dims[::-1], dtype=bool) if ghost is None else \
                 (vtk_to_numpy(ghost).reshape(dims[::-1]) & 8) == 0
             blocks.append((level, np.array(img.GetOrigin()), np.array(img.GetSpacing()), dims, rho, visible))
-    return amr.GetNumberOfLevels(), blocks
+            vectors.append(field_vector(img))
+    return amr.GetNumberOfLevels(), blocks, vectors
 
 
-def check_run(fluxview, out, scenario, overrides, steps, active, initial_rho, work):
+def field_vector(img):
+    """(components of the array B, max |B - (bx, by, bz)|, the active vectors' name) of an MHD
+    block; None for a run without B."""
+    data = img.GetCellData()
+    b = data.GetArray('B')
+    if b is None:
+        return None
+    parts = np.stack([vtk_to_numpy(data.GetArray(c)) for c in ('bx', 'by', 'bz')], axis=1)
+    diff = float(np.abs(vtk_to_numpy(b).reshape(parts.shape) - parts).max())
+    active = data.GetVectors()
+    return b.GetNumberOfComponents(), diff, active.GetName() if active is not None else None
+
+
+def check_run(fluxview, out, scenario, overrides, steps, active, initial_rho, work, mhd=False):
     shutil.rmtree(out, ignore_errors=True)
     cmd = [fluxview, 'run', scenario, '--steps', str(steps), '--every', str(steps), '--output', out,
            '--quiet', '--backend', 'cpu', '--precision', 'double']
@@ -77,7 +93,11 @@ def check_run(fluxview, out, scenario, overrides, steps, active, initial_rho, wo
     for snap in rec['snapshots']:
         name = snap['file']
         report(name.endswith('.vthb') and f'file="{name}"' in pvd, f'{name} listed in series.pvd')
-        levels, blocks = read_blocks(os.path.join(out, name))
+        levels, blocks, vectors = read_blocks(os.path.join(out, name))
+        if mhd:
+            report(all(v is not None and v[0] == 3 and v[1] == 0 and v[2] == 'B' for v in vectors),
+                   f'{name}: every block holds B, three components equal to (bx, by, bz), as the active '
+                   f'vectors')
         # A 1D run is written as a strip across the next axis (2^level rows of the same
         # line, AmrSnapshot.cpp): every row must carry the line; keep the first.
         rows_ok = True
@@ -154,6 +174,12 @@ def main():
                           ['grid.n=16', 'fv.amr.block=8', 'fv.amr.max_level=1', 'fv.amr.regrid_every=2',
                            'fv.blast_radius=0.15'], 6, [0, 1, 2], lambda x, y, z: np.ones_like(x),
                           args.work)
+    # MHD (the 3D blast in an oblique field): B written as a vector in every piece.
+    failures += check_run(args.fluxview, os.path.join(args.work, 'amr_mhd'), 'fv/sedov-amr',
+                          ['grid.n=16', 'fv.amr.block=8', 'fv.amr.max_level=1', 'fv.amr.regrid_every=2',
+                           'fv.blast_radius=0.15', 'fv.physics=mhd', 'fv.riemann=hlld', 'fv.bx=0.5',
+                           'fv.by=0.3', 'fv.ambient_p=0.1'], 6, [0, 1, 2], lambda x, y, z: np.ones_like(x),
+                          args.work, mhd=True)
     return 1 if failures else 0
 
 

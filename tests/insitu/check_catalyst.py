@@ -273,6 +273,7 @@ AMR_SCRIPT = '''# script-version: 2
 # Under MPI each rank describes every rank's boxes and holds its own datasets (None for the
 # others); each rank writes its own file.
 import json, os
+import numpy as np
 from paraview import catalyst
 from paraview.simple import *
 from vtkmodules.util.numpy_support import vtk_to_numpy
@@ -294,6 +295,14 @@ def catalyst_execute(info):
             sp = g.GetSpacing()
             seen['mass'] += float(rho[visible].sum()) * sp[0] * sp[1] * sp[2]
             seen['datasets'] += 1
+            b = g.GetCellData().GetArray('B')  # MHD's field as a vector
+            if b is not None:
+                parts = np.stack([vtk_to_numpy(g.GetCellData().GetArray(c)) for c in ('bx', 'by', 'bz')], axis=1)
+                seen['b_components'] = b.GetNumberOfComponents()
+                seen['b_max_difference'] = max(seen.get('b_max_difference', 0.0),
+                                               float(np.abs(vtk_to_numpy(b).reshape(parts.shape) - parts).max()))
+                av = g.GetCellData().GetVectors()
+                seen['active_vectors'] = av.GetName() if av is not None else None
     rank = os.environ.get('OMPI_COMM_WORLD_RANK', os.environ.get('PMI_RANK', '0'))
     with open(os.path.join(os.environ['SEEN_DIR'], 'seen_%d_%s.json' % (info.timestep, rank)), 'w') as f:
         json.dump(seen, f)
@@ -302,13 +311,18 @@ def catalyst_execute(info):
 
 def case_amr_channel(args, work):
     """A run on the adaptive mesh hands its hierarchy on the channel "amr": a vtkOverlappingAMR
-    with the datasets of its .vthb snapshot, whose visible cells hold the solver's mass."""
+    with the datasets of its .vthb snapshot, whose visible cells hold the solver's mass; for
+    MHD each dataset also holds B as the active vectors, equal to (bx, by, bz)."""
     script = os.path.join(work, 'amr_channel.py')
     with open(script, 'w') as f:
         f.write(AMR_SCRIPT)
     runs = [('sod', ['fv/sod-amr'], 0.5625),
             ('blast', ['fv/sedov-amr', '--set', 'grid.n=16', '--set', 'fv.amr.block=8', '--set',
-                       'fv.amr.max_level=1', '--set', 'fv.blast_radius=0.15'], 1.0)]
+                       'fv.amr.max_level=1', '--set', 'fv.blast_radius=0.15'], 1.0),
+            ('mhd', ['fv/sedov-amr', '--set', 'grid.n=16', '--set', 'fv.amr.block=8', '--set',
+                     'fv.amr.max_level=1', '--set', 'fv.blast_radius=0.15', '--set', 'fv.physics=mhd',
+                     '--set', 'fv.riemann=hlld', '--set', 'fv.bx=0.5', '--set', 'fv.by=0.3', '--set',
+                     'fv.ambient_p=0.1'], 1.0)]
     for name, scenario, mass0 in runs:
         seen_dir = os.path.join(work, name + '_seen')
         shutil.rmtree(seen_dir, ignore_errors=True)
@@ -336,6 +350,11 @@ def case_amr_channel(args, work):
             if expected is not None:
                 check(abs(seen['mass'] - expected) <= 1e-12 * expected,
                       f"{name} step {step}: mass over the visible cells {seen['mass']!r}, expected {expected!r}")
+            if name == 'mhd':
+                check(seen.get('b_components') == 3 and seen.get('b_max_difference', 1) == 0
+                      and seen.get('active_vectors') == 'B',
+                      f"{name} step {step}: B of {seen.get('b_components')} components, active vectors "
+                      f"{seen.get('active_vectors')!r}, max |B - (bx, by, bz)| {seen.get('b_max_difference')}")
 
 
 def case_mpi_amr_channel(args, work):
