@@ -79,7 +79,7 @@ FLUXVIEW_HD T reconstruct_line(const Access& at, const Vars& vars, SlopeRule<T> 
     if constexpr (Degree == 1) {
       if (slope.weno) {
         const T u[3] = {v[0].v[m], v[1].v[m], v[2].v[m]};
-        lm = weno2_line_modes(u, weno_floor(scale.v[m]));
+        lm = weno2_line_modes(u, weno_floor(scale.v[m], slope.weno_floor[D]));
       } else {
         lm = plm_line_modes(v[0].v[m], v[1].v[m], v[2].v[m], slope.theta);
       }

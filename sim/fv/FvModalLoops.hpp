@@ -106,6 +106,7 @@ void reconstruct_pass(const Space& space, const StageArgs<T>& a, const SlabArray
   SlopeRule<T> slope;
   slope.theta = a.ph.theta;
   slope.weno = a.weno_slope;
+  for (int d = 0; d < 3; ++d) slope.weno_floor[d] = a.weno2_floor[d];
   const ScratchBox pb = s.poly;
   T* modes = s.modes;
   exec::Box box;

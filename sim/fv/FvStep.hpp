@@ -112,7 +112,8 @@ struct StageArgs {
   StagePath path = StagePath::plm_faces;
   int degree = 1;           // of the cell polynomial (modal path): 1 plm or weno2, 2 weno3, 3 weno4
   bool weno_slope = false;  // degree 1: the slope of weno2, not theta-minmod
-  bool ader = false;        // evolve it with the predictor; L is then the step's average
+  T weno2_floor[3] = {0, 0, 0};  // weno2's floor per axis (weno2_floor_fraction)
+  bool ader = false;             // evolve it with the predictor; L is then the step's average
   ReconstructionVariables vars = ReconstructionVariables::characteristic;
   PassTimes* times = nullptr;  // add the passes' seconds here (host memory)
 };

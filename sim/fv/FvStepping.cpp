@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sim/fv/FvSolverImpl.hpp"
+#include "sim/fv/WenoReconstruction.hpp"
 
 namespace fluxview::fv {
 
@@ -58,6 +59,7 @@ void FvSolver<T>::step_by(double h) {
   a.path = stage_path(config_);
   a.degree = reconstruction_degree(config_.reconstruction);
   a.weno_slope = config_.reconstruction == Reconstruction::weno2;
+  for (int d = 0; d < 3; ++d) a.weno2_floor[d] = T(weno2_floor_fraction(config_.grid.n[d]));
   a.ader = config_.time == TimeStepper::ader;
   a.vars = config_.variables;
   a.times = config_.time_passes ? &times_ : nullptr;

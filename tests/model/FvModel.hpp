@@ -45,6 +45,7 @@
 
 #include "sim/core/Parameter.hpp"
 #include "sim/core/Types.hpp"
+#include "sim/fv/WenoReconstruction.hpp"
 #include "tests/model/Tracked.hpp"
 #include "tests/model/WenoModel.hpp"
 
@@ -374,7 +375,10 @@ class FvModel {
       }
       Tracked values[7];
       for (int j = 0; j <= 2 * r; ++j) values[j] = line[j][m];
-      const Tracked f = rounded(1e-6L, 1) * scale[m];
+      // The floor: variations below a millionth of the scale count as smooth; for weno2 a
+      // fraction that falls with the axis's cells (weno2_floor_fraction).
+      const Tracked f =
+          rounded(weno == 1 ? (long double)fv::weno2_floor_fraction(n[a]) : 1e-6L, 1) * scale[m];
       const LineModesModel lm =
           weno == 1 ? weno2_line_model(values, f * f) : weno_line_model(weno, values, f * f);
       v[m] = c[m] + sd * Tracked(0.5) * lm.x + rounded(1.0L / 6, 1) * lm.xx +

@@ -9,8 +9,9 @@
 //   * its smoothness indicator is the integral over the cell of the squares of its first,
 //     second and third derivatives, by 3-point Gauss quadrature (exact for these degrees);
 //   * the weights are omega_k = lambda_k / (eps + IS_k)^4 normalised, lambda = 1e5 for the
-//     centred stencils and 1 for the others, eps = 1e-12 sum_k IS_k + (1e-6 s)^2 + 1e-30
-//     for a variable of scale s (0 where a test asks for scale-free weights); `smooth` is
+//     centred stencils and 1 for the others, eps = 1e-12 sum_k IS_k + (k s)^2 + 1e-30
+//     for a variable of scale s, k = 1e-6 (0.1 / N for weno2 along an axis of N cells; 0
+//     where a test asks for scale-free weights; the caller gives (k s)^2); `smooth` is
 //     the centred stencils' share of the weight over their share of the linear weights;
 //   * WENO-Z at fifth order (Borges et al. 2008): the three parabolas' face values, Jiang
 //     and Shu's indicators, tau = |beta_0 - beta_2|, weights d_k (1 + (tau / (beta_k + eps))^2)
