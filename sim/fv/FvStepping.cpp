@@ -1,6 +1,7 @@
 // The fv solver's step: TVD RK2 in two stages, the ghosts each stage reads, and the CFL
 // rate of the next step (the class: FvSolverImpl.hpp).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
