@@ -53,31 +53,61 @@ struct SpaceTimePolynomial {
   FLUXVIEW_HD const State<T, NV>* q(int n) const { return c + time_coefficient_offset(M, n); }
 };
 
-// Value of q at the point p of the cell and time tau, with q_n only up to time degree nt
-// (0: the spatial polynomial alone, as a Runge-Kutta stage uses it; the predictor
-// evaluates the iterate it has so far).
-template <int M, class T, int NV>
-FLUXVIEW_HD State<T, NV> space_time_value(const SpaceTimePolynomial<T, NV, M>& st, const T p[3],
-                                          T tau, int nt) {
-  T phi[modes_up_to(M)];
-  basis_at<M>(p, phi);
-  State<T, NV> v = st.c[0];
+namespace detail {
+// v += c phi and v += tn c phi, for one variable (T) or all of a state's.
+template <class T>
+FLUXVIEW_HD void add_mode(T& v, T c, T phi) {
+  v += c * phi;
+}
+template <class T, int NV>
+FLUXVIEW_HD void add_mode(State<T, NV>& v, const State<T, NV>& c, T phi) {
 #pragma unroll
-  for (int m = 1; m < modes_up_to(M); ++m)
+  for (int k = 0; k < NV; ++k) v.v[k] += c.v[k] * phi;
+}
+template <class T>
+FLUXVIEW_HD void add_time_mode(T& v, T tn, T c, T phi) {
+  v += tn * c * phi;
+}
+template <class T, int NV>
+FLUXVIEW_HD void add_time_mode(State<T, NV>& v, T tn, const State<T, NV>& c, T phi) {
 #pragma unroll
-    for (int k = 0; k < NV; ++k) v.v[k] += st.c[m].v[k] * phi[m];
+  for (int k = 0; k < NV; ++k) v.v[k] += tn * c.v[k] * phi;
+}
+}  // namespace detail
+
+// Value at a point and time tau of a space-time polynomial given by its modes (coef(m):
+// mode m in the layout of SpaceTimePolynomial, q_0 then q_1 ...; a State for every
+// variable at once, or one variable's T), the basis at the point (phi, basis_at), and q_n
+// only up to time degree nt (0: the spatial polynomial alone, as a Runge-Kutta stage uses
+// it; the predictor evaluates the iterate it has so far). A pass that holds one variable's
+// modes (FvModalLoops.hpp) and one that holds whole polynomials both evaluate through
+// this, so each variable sums the same terms in the same order.
+template <int M, class V, class T, class Coef>
+FLUXVIEW_HD V space_time_value_of(const Coef& coef, const T* phi, T tau, int nt) {
+  V v = coef(0);
+#pragma unroll
+  for (int m = 1; m < modes_up_to(M); ++m) detail::add_mode(v, coef(m), phi[m]);
   T tn = T(1);
 #pragma unroll
   for (int n = 1; n <= M; ++n) {
     if (n > nt) break;
     tn *= tau;
-    const State<T, NV>* qn = st.q(n);
+    const int first = time_coefficient_offset(M, n);
 #pragma unroll
     for (int m = 0; m < modes_up_to(M - n); ++m)
-#pragma unroll
-      for (int k = 0; k < NV; ++k) v.v[k] += tn * qn[m].v[k] * phi[m];
+      detail::add_time_mode(v, tn, coef(first + m), phi[m]);
   }
   return v;
+}
+
+// Value of q at the point p of the cell and time tau (every variable; nt as above).
+template <int M, class T, int NV>
+FLUXVIEW_HD State<T, NV> space_time_value(const SpaceTimePolynomial<T, NV, M>& st, const T p[3],
+                                          T tau, int nt) {
+  T phi[modes_up_to(M)];
+  basis_at<M>(p, phi);
+  return space_time_value_of<M, State<T, NV>>([&](int m) -> const State<T, NV>& { return st.c[m]; },
+                                              phi, tau, nt);
 }
 
 template <int M, int Nt = M, class T, int NV>

@@ -14,7 +14,8 @@
 //   2. predict (ADER only): the predictor evolves each of those polynomials in place;
 //   3. faces: along each active axis, the flux through every face of the slab's cells
 //      from the polynomials on both sides, into a scratch, then its difference into the
-//      flux divergence of each cell;
+//      flux divergence of each cell (at fourth order first the values of each polynomial
+//      at its faces' points, one variable at a time, into a scratch of their own: 3a);
 //   4. update: each cell's stage outputs with the fallback, the corrected-cell count and
 //      the next CFL rate.
 // Slabs bound the scratch: the polynomials of a fourth-order ADER cell are 35 modes of
@@ -78,9 +79,17 @@ struct SlabArrays {
   ScratchBox face;  // faces (face i-1/2 along D at cell i), all axes share it
   ScratchBox cell;  // the slab's own cells (the flux divergence)
   T* modes = nullptr;
+  T* points = nullptr;  // degree 3: values at the face points of one axis (poly box)
   T* flux = nullptr;
   T* div = nullptr;
 };
+
+// From this degree on the face fluxes come from values at the face points stored by a pass
+// of their own (3a) rather than from the two polynomials a face thread would hold. On the
+// H100 (docs/performance.md, 2026-11-24) that made fourth order 1.7 times faster with
+// ADER and 2.4 times with rk4, and third order 0.7 times as fast: its two polynomials of
+// 15 modes fit a thread well enough that the extra pass's traffic costs more.
+inline constexpr int kFacePointsFromDegree = 3;
 
 namespace modal_detail {
 
@@ -195,11 +204,61 @@ void add_divergence(const Space& space, const StageArgs<T>& a, const SlabArrays<
   });
 }
 
-// Pass 3, one axis: fluxes through the faces i-1/2 (along D) of the slab's cells and the
-// one beyond, from the polynomials, then their differences into the divergence.
+// The boxes of faces i-1/2 along D of the slab's cells and the one beyond.
+template <int D, class T>
+exec::Box slab_faces(const SlabArrays<T>& s) {
+  exec::Box faces;
+  for (int d = 0; d < 3; ++d) {
+    faces.lo[d] = s.cell.lo[d];
+    faces.hi[d] = s.cell.lo[d] + s.cell.ext[d] + (d == D ? 1 : 0);
+  }
+  return faces;
+}
+
+// Pass 3a, one axis, degree 3: each cell's values at the points of its two faces
+// normal to D (the rule of face_rule_of), for the cells beside a face of the slab, into
+// points[((side * P + p) * NV + v) * cells + cell] (side 0: its +1/2 face, the state below
+// that face; 1: its -1/2 face). A thread holds one variable's modes at a time: the whole
+// space-time polynomial of a fourth-order cell (35 modes of each variable), and two of
+// them in the face pass, are far more than a GPU thread's registers.
 template <int D, int M, int NV, class Space, class T>
-void modal_face_pass(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
-                     const bool act0, const bool act1, const bool act2, bool first) {
+void face_points_pass(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
+                      const FaceRule<D, T>& rule) {
+  const int nt = a.ader ? M : 0;
+  const int count = a.ader ? space_time_modes(M) : modes_up_to(M);
+  const ScratchBox pb = s.poly;
+  const T* modes = s.modes;
+  T* points = s.points;
+  exec::Box cells = slab_faces<D>(s);  // the cells above each face, and those below:
+  cells.lo[D] -= 1;
+  exec::for_each_cell(
+      space, cells,
+      [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
+        const std::int64_t q = pb.local(i, j, k);
+        const int n = rule.points();
+        for (int v = 0; v < NV; ++v) {
+          T c[space_time_modes(M)];
+          for (int m = 0; m < space_time_modes(M); ++m)
+            c[m] = m < count ? modes[(std::int64_t(m) * NV + v) * pb.cells + q] : T(0);
+          for (int side = 0; side < 2; ++side)
+            for (int p = 0; p < n; ++p) {
+              T pos[3], tau;
+              rule.point(p, side, pos, tau);
+              T phi[modes_up_to(M)];
+              basis_at<M>(pos, phi);
+              points[((std::int64_t(side) * n + p) * NV + v) * pb.cells + q] =
+                  space_time_value_of<M, T>([&](int m) { return c[m]; }, phi, tau, nt);
+            }
+        }
+      },
+      exec::Block<32, 2, 1>{});
+}
+
+// Pass 3, one axis, degrees 1 and 2: the fluxes from the two polynomials beside each face
+// (which a thread holds: up to 15 modes of each variable).
+template <int D, int M, int NV, class Space, class T>
+void polynomial_face_fluxes(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
+                            const bool act0, const bool act1, const bool act2) {
   EulerFaceSolver<T, NV> rs;
   rs.ph = a.ph;
   rs.riemann = a.ph.riemann;
@@ -208,13 +267,8 @@ void modal_face_pass(const Space& space, const StageArgs<T>& a, const SlabArrays
   const ScratchBox pb = s.poly, fb = s.face;
   const T* modes = s.modes;
   T* flux = s.flux;
-  exec::Box faces;
-  for (int d = 0; d < 3; ++d) {
-    faces.lo[d] = s.cell.lo[d];
-    faces.hi[d] = s.cell.lo[d] + s.cell.ext[d] + (d == D ? 1 : 0);
-  }
   exec::for_each_cell(
-      space, faces,
+      space, slab_faces<D>(s),
       [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
         const bool active[3] = {act0, act1, act2};
         SpaceTimePolynomial<T, NV, M> L, R;
@@ -226,6 +280,60 @@ void modal_face_pass(const Space& space, const StageArgs<T>& a, const SlabArrays
         for (int v = 0; v < NV; ++v) flux[v * fb.cells + q] = f.v[v];
       },
       exec::Block<32, 2, 1>{});
+}
+
+// Pass 3, one axis, degree 3: the fluxes from the values at the face points (pass 3a) and
+// the two cells' averages.
+template <int D, int NV, class Space, class T>
+void point_face_fluxes(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
+                       const FaceRule<D, T>& rule) {
+  EulerFaceSolver<T, NV> rs;
+  rs.ph = a.ph;
+  rs.riemann = a.ph.riemann;
+  const ScratchBox pb = s.poly, fb = s.face;
+  const T* modes = s.modes;
+  const T* points = s.points;
+  T* flux = s.flux;
+  exec::for_each_cell(
+      space, slab_faces<D>(s),
+      [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
+        const std::int64_t ql = pb.local(i - (D == 0), j - (D == 1), k - (D == 2)),
+                           qr = pb.local(i, j, k);
+        const int n = rule.points();
+        State<T, NV> meanL, meanR;
+        for (int v = 0; v < NV; ++v) {
+          meanL.v[v] = modes[std::int64_t(v) * pb.cells + ql];
+          meanR.v[v] = modes[std::int64_t(v) * pb.cells + qr];
+        }
+        const auto value = [&](int side, int p, const T*, T) {
+          const std::int64_t c = side == 0 ? ql : qr;
+          State<T, NV> u;
+          for (int v = 0; v < NV; ++v)
+            u.v[v] = points[((std::int64_t(side) * n + p) * NV + v) * pb.cells + c];
+          return u;
+        };
+        bool fell_back = false;
+        const State<T, NV> f = face_flux_at_points<D>(rs, rule, meanL, meanR, value, fell_back);
+        const std::int64_t q = fb.local(i, j, k);
+        for (int v = 0; v < NV; ++v) flux[v * fb.cells + q] = f.v[v];
+      },
+      exec::Block<32, 2, 1>{});
+}
+
+// Pass 3, one axis: fluxes through the faces i-1/2 (along D) of the slab's cells and the
+// one beyond, from the polynomials or (from kFacePointsFromDegree on) from the values at
+// the face points (passes 3a and 3), then their differences into the divergence.
+template <int D, int M, int NV, class Space, class T>
+void modal_face_pass(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
+                     const bool act0, const bool act1, const bool act2, bool first) {
+  if constexpr (M >= kFacePointsFromDegree) {
+    const bool act[3] = {act0, act1, act2};
+    const FaceRule<D, T> rule = face_rule_of<D, M, T>(act, a.ader ? M : 0);
+    face_points_pass<D, M, NV>(space, a, s, rule);
+    point_face_fluxes<D, NV>(space, a, s, rule);
+  } else {
+    polynomial_face_fluxes<D, M, NV>(space, a, s, act0, act1, act2);
+  }
   add_divergence<D, NV>(space, a, s, first);
 }
 
@@ -243,13 +351,8 @@ void wenoz_face_pass(const Space& space, const StageArgs<T>& a, const SlabArrays
   const Physics<T> ph = a.ph;
   const ScratchBox fb = s.face;
   T* flux = s.flux;
-  exec::Box faces;
-  for (int d = 0; d < 3; ++d) {
-    faces.lo[d] = s.cell.lo[d];
-    faces.hi[d] = s.cell.lo[d] + s.cell.ext[d] + (d == D ? 1 : 0);
-  }
   exec::for_each_cell(
-      space, faces,
+      space, slab_faces<D>(s),
       [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
         // Cells i-3 .. i+2 along D: the face lies between index 2 and 3.
         State<T, NV> u[6];
@@ -360,9 +463,12 @@ modal_detail::UpdateAcc higher_order_stage(const Space& space, const StageArgs<T
   const int hx = M < 0 ? 0 : int(act[0]), hy = M < 0 ? 0 : int(act[1]),
             hz = M < 0 ? 0 : int(act[2]);
   // Bytes per z plane: polynomials (with their one-cell ring), face fluxes, divergence.
-  const std::size_t plane = sizeof(T) * NV *
-                            (std::size_t(stored) * (l.n[0] + 2 * hx) * (l.n[1] + 2 * hy) +
-                             std::size_t(l.n[0] + 1) * (l.n[1] + 1) + std::size_t(l.n[0]) * l.n[1]);
+  // Degree 3 also keeps the values at the face points of one axis (pass 3a).
+  const int point_values = M >= kFacePointsFromDegree ? 2 * kMaxFacePoints : 0;
+  const std::size_t plane =
+      sizeof(T) * NV *
+      (std::size_t(stored + point_values) * (l.n[0] + 2 * hx) * (l.n[1] + 2 * hy) +
+       std::size_t(l.n[0] + 1) * (l.n[1] + 1) + std::size_t(l.n[0]) * l.n[1]);
   const std::size_t budget = scratch_budget(space);
   int slab = int(std::max<std::size_t>(1, budget / plane));
   slab = std::min(slab, l.n[2]);
@@ -381,7 +487,8 @@ modal_detail::UpdateAcc higher_order_stage(const Space& space, const StageArgs<T
     s.cell = scratch_box(clo, chi);
     T* base = static_cast<T*>(scratch.data());
     s.modes = base;
-    s.flux = s.modes + std::size_t(stored) * NV * (M < 0 ? 0 : s.poly.cells);
+    s.points = s.modes + std::size_t(stored) * NV * (M < 0 ? 0 : s.poly.cells);
+    s.flux = s.points + std::size_t(point_values) * NV * (M < 0 ? 0 : s.poly.cells);
     s.div = s.flux + std::size_t(NV) * s.face.cells;
     auto t0 = std::chrono::steady_clock::now();
     auto lap = [&](double PassTimes::*field) {

@@ -40,52 +40,105 @@ FLUXVIEW_HD int face_rule(int degree, T x[2], T w[2]) {
   return 2;
 }
 
-// The flux through the face normal to D between the cell L (below) and R (above), from
-// their space-time polynomials of total degree M with time degree nt (nt = 0: the
-// polynomials are spatial only and the flux is that of the instant, as a Runge-Kutta
-// stage needs; nt = M: the ADER corrector's average over the step). active: the axes with
-// more than one cell. Sets `fell_back` if the face took the first-order flux.
-template <int D, int M, class T, int NV, class Solver>
-FLUXVIEW_HD State<T, NV> modal_face_flux(const Solver& rs, const SpaceTimePolynomial<T, NV, M>& L,
-                                         const SpaceTimePolynomial<T, NV, M>& R,
-                                         const bool active[3], int nt, bool& fell_back) {
-  constexpr int e1 = D == 0 ? 1 : 0, e2 = D == 2 ? 1 : 2;
-  T xs[2], ws[2], xt[2], wt[2];
-  const int ns = face_rule(M, xs, ws);
-  const int n1 = active[e1] ? ns : 1, n2 = active[e2] ? ns : 1;
-  int points_t = 1;
-  xt[0] = T(0);
-  wt[0] = T(1);
-  if (nt > 0) {
-    points_t = face_rule(M, xt, wt);
-#pragma unroll
-    for (int k = 0; k < 2; ++k) xt[k] += T(0.5);  // [-1/2, 1/2] -> [0, 1]
+// The most points a face's rule has (two along each transverse axis and in time).
+inline constexpr int kMaxFacePoints = 8;
+
+// The points of a face's rule, in the order the flux sums them (transverse axis e1, then
+// e2, then time), with their positions on the two sides and their weights. Both the flux
+// from polynomials (below) and the flux from point values stored by a pass of their own
+// (FvModalLoops.hpp, degree 3) walk the points through this, so they sum the same
+// terms in the same order.
+template <int D, class T>
+struct FaceRule {
+  static constexpr int e1 = D == 0 ? 1 : 0, e2 = D == 2 ? 1 : 2;
+  int n1 = 1, n2 = 1, nt = 1;  // points along e1, e2 and in time
+  T xs[2] = {T(0), T(0)}, ws[2] = {T(1), T(1)}, xt[2] = {T(0), T(0)}, wt[2] = {T(1), T(1)};
+
+  FLUXVIEW_HD int points() const { return n1 * n2 * nt; }
+  // The point (a, b) of the face on side `side` (0: the cell below, at its +1/2 face; 1:
+  // the cell above, at its -1/2 face) as a position in that cell.
+  FLUXVIEW_HD void position(int a, int b, int side, T pos[3]) const {
+    pos[D] = side == 0 ? T(0.5) : T(-0.5);
+    pos[e1] = n1 > 1 ? xs[a] : T(0);
+    pos[e2] = n2 > 1 ? xs[b] : T(0);
   }
+  FLUXVIEW_HD T weight(int a, int b, int t) const {
+    return (n1 > 1 ? ws[a] : T(1)) * (n2 > 1 ? ws[b] : T(1)) * wt[t];
+  }
+  // Point p = (a n2 + b) nt + t (the order of the flux's sum): position, time in [0, 1].
+  FLUXVIEW_HD void point(int p, int side, T pos[3], T& tau) const {
+    position(p / (nt * n2), (p / nt) % n2, side, pos);
+    tau = xt[p % nt];
+  }
+};
+
+// The rule of a face normal to D for polynomials of total degree M with time degree nt
+// (nt = 0: the polynomials are spatial only and the flux is that of the instant, as a
+// Runge-Kutta stage needs; nt = M: the ADER corrector's average over the step).
+template <int D, int M, class T>
+FLUXVIEW_HD FaceRule<D, T> face_rule_of(const bool active[3], int nt) {
+  FaceRule<D, T> r;
+  const int ns = face_rule(M, r.xs, r.ws);
+  r.n1 = active[FaceRule<D, T>::e1] ? ns : 1;
+  r.n2 = active[FaceRule<D, T>::e2] ? ns : 1;
+  if (nt > 0) {
+    r.nt = face_rule(M, r.xt, r.wt);
+#pragma unroll
+    for (int k = 0; k < 2; ++k) r.xt[k] += T(0.5);  // [-1/2, 1/2] -> [0, 1]
+  }
+  return r;
+}
+
+// The flux through a face from the states on its two sides at the rule's points:
+// value(side, p) gives them (side 0 below, 1 above), meanL and meanR are the two cells'
+// averages. Sets `fell_back` if the face took the first-order flux.
+// The flux through a face from the states on its two sides at the rule's points:
+// value(side, p, pos, tau) gives them (side 0 below, 1 above; p = (a n2 + b) nt + t, at
+// the position pos in that cell and time tau), meanL and meanR are the two cells'
+// averages. Sets `fell_back` if the face took the first-order flux.
+template <int D, class T, int NV, class Solver, class PointValue>
+FLUXVIEW_HD State<T, NV> face_flux_at_points(const Solver& rs, const FaceRule<D, T>& rule,
+                                             const State<T, NV>& meanL, const State<T, NV>& meanR,
+                                             const PointValue& value, bool& fell_back) {
   State<T, NV> f;
 #pragma unroll
   for (int k = 0; k < NV; ++k) f.v[k] = T(0);
   fell_back = false;
-  const auto band = rs.band(L.c[0], R.c[0]);
-  for (int a = 0; a < n1; ++a)
-    for (int b = 0; b < n2; ++b)
-      for (int t = 0; t < points_t; ++t) {
+  const auto band = rs.band(meanL, meanR);
+  for (int a = 0; a < rule.n1; ++a)
+    for (int b = 0; b < rule.n2; ++b)
+      for (int t = 0; t < rule.nt; ++t) {
+        const int p = (a * rule.n2 + b) * rule.nt + t;
         T pl[3], pr[3];
-        pl[D] = T(0.5);
-        pr[D] = T(-0.5);
-        pl[e1] = pr[e1] = n1 > 1 ? xs[a] : T(0);
-        pl[e2] = pr[e2] = n2 > 1 ? xs[b] : T(0);
-        const State<T, NV> uL = space_time_value<M>(L, pl, xt[t], nt);
-        const State<T, NV> uR = space_time_value<M>(R, pr, xt[t], nt);
+        rule.position(a, b, 0, pl);
+        rule.position(a, b, 1, pr);
+        const State<T, NV> uL = value(0, p, pl, rule.xt[t]);
+        const State<T, NV> uR = value(1, p, pr, rule.xt[t]);
         if (!(rs.trusted_state(uL, band) && rs.trusted_state(uR, band))) {
           fell_back = true;
-          return rs.template flux<D>(L.c[0], R.c[0]);
+          return rs.template flux<D>(meanL, meanR);
         }
-        const T w = (n1 > 1 ? ws[a] : T(1)) * (n2 > 1 ? ws[b] : T(1)) * wt[t];
+        const T w = rule.weight(a, b, t);
         const State<T, NV> g = rs.template flux<D>(uL, uR);
 #pragma unroll
         for (int k = 0; k < NV; ++k) f.v[k] += w * g.v[k];
       }
   return f;
+}
+
+// The flux through the face normal to D between the cell L (below) and R (above), from
+// their space-time polynomials of total degree M with time degree nt (as face_rule_of).
+// active: the axes with more than one cell. Sets `fell_back` if the face took the
+// first-order flux.
+template <int D, int M, class T, int NV, class Solver>
+FLUXVIEW_HD State<T, NV> modal_face_flux(const Solver& rs, const SpaceTimePolynomial<T, NV, M>& L,
+                                         const SpaceTimePolynomial<T, NV, M>& R,
+                                         const bool active[3], int nt, bool& fell_back) {
+  const FaceRule<D, T> rule = face_rule_of<D, M, T>(active, nt);
+  const auto value = [&](int side, int, const T pos[3], T tau) {
+    return space_time_value<M>(side == 0 ? L : R, pos, tau, nt);
+  };
+  return face_flux_at_points<D>(rs, rule, L.c[0], R.c[0], value, fell_back);
 }
 
 }  // namespace fluxview::fv
