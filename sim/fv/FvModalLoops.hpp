@@ -220,7 +220,9 @@ exec::Box slab_faces(const SlabArrays<T>& s) {
 // points[((side * P + p) * NV + v) * cells + cell] (side 0: its +1/2 face, the state below
 // that face; 1: its -1/2 face). A thread holds one variable's modes at a time: the whole
 // space-time polynomial of a fourth-order cell (35 modes of each variable), and two of
-// them in the face pass, are far more than a GPU thread's registers.
+// them in the face pass, are far more than a GPU thread's registers. For the same reason
+// the basis at each point is evaluated again for each variable rather than kept (20
+// values at each of up to 16 points).
 template <int D, int M, int NV, class Space, class T>
 void face_points_pass(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
                       const FaceRule<D, T>& rule) {

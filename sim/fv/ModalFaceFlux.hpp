@@ -90,9 +90,6 @@ FLUXVIEW_HD FaceRule<D, T> face_rule_of(const bool active[3], int nt) {
 }
 
 // The flux through a face from the states on its two sides at the rule's points:
-// value(side, p) gives them (side 0 below, 1 above), meanL and meanR are the two cells'
-// averages. Sets `fell_back` if the face took the first-order flux.
-// The flux through a face from the states on its two sides at the rule's points:
 // value(side, p, pos, tau) gives them (side 0 below, 1 above; p = (a n2 + b) nt + t, at
 // the position pos in that cell and time tau), meanL and meanR are the two cells'
 // averages. Sets `fell_back` if the face took the first-order flux.
