@@ -125,7 +125,11 @@ TEST(FvCuda, MhdMatchesCpu) {
   const std::vector<std::string> characteristic = {"fv.reconstruction=weno3", "fv.time=ader",
                                                    "fv.variables=characteristic"};
   compare("fv/brio-wu", characteristic, 100, Precision::f64, 1e-11);
-  compare("fv/brio-wu", characteristic, 100, Precision::f32, 1e-4);
+  // In float the shocks amplify the backends' rounding differences: 5.8e-5 apart on the H100
+  // before the predictor shared its points (AderPredictor.hpp, 2026-11-24), 2.8e-4 after,
+  // while the double runs stayed 1e-13 apart and the float predictor's own error against a
+  // double one did not change (measured on the CPU). Three digits.
+  compare("fv/brio-wu", characteristic, 100, Precision::f32, 1e-3);
   compare("fv/orszag-tang",
           {"grid.nx=48", "grid.ny=40", "fv.reconstruction=weno4", "fv.time=rk4",
            "fv.variables=characteristic"},
