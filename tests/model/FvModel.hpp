@@ -32,6 +32,22 @@
 // lies outside [min / 10, max * 10] of the two cells'. Time: fv.time = rk2 as above or
 // ssprk3, U1 = U + dt L(U), U2 = 3/4 U + 1/4 (U1 + dt L(U1)), U' = 1/3 U + 2/3 (U2 + dt
 // L(U2)) (Shu & Osher 1988); each stage's cells through the same fallback and floors.
+//
+// fv.time = ader on the same lines (docs/fv.md, "The ADER formulation implemented"), from
+// its definition and none of the solver's formulas: the cell's polynomial w of degree M (1
+// weno2, 2 weno3, 3 weno4) grows into q(xi, tau) = sum_n tau^n q_n(xi), deg q_n = M - n,
+// q_0 = w, with q_n = -(nu/n) d[f]_(n-1)/dxi, nu = dt/dx. [f]_(n-1) is the tau^(n-1)
+// coefficient of the polynomial in tau through the flux of the iterate sum_(k<n) tau^k q_k
+// at tau = j/M (j = 0 .. M-1; tau = 0 alone for n = 1), at the nodes {-1/2, 0, 1/2} of the
+// cell ({-1/2, -1/4, 0, 1/4, 1/2} for n = 1 at M = 3); in xi, the polynomial through those
+// nodes, L2-projected onto degree M - n + 1, differentiated; the flux is that of the
+// iterate's conserved state with the velocity and pressure of its primitives (floors
+// included: the nodes of a random state reach them). All of those weights are
+// computed here in long double from Lagrange polynomials and Gauss quadrature. The
+// corrector: at each face the Riemann flux between the two q's on their sides at tau =
+// 1/2 (M = 1) or the two Gauss points 1/2 -+ 1/(2 sqrt 3) (weights 1/2), the face falling
+// back to the flux of the two cell averages as above if a state at any point is not
+// trusted; one update U' = U + dt L with the same cell fallback and floors.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -65,8 +81,9 @@ class FvModel {
   std::array<long double, 3> spacing{1, 1, 1};
   long double gamma = 1.4L, theta = 1.5L, rho_floor = 0, p_floor = 0, cfl = 0.4L;
   bool plm = true;
-  int weno = 0;    // the modal WENO path: 1 weno2, 2 weno3, 3 weno4 (degree); 0: PLM/constant
-  int stages = 2;  // rk2; 3: ssprk3
+  int weno = 0;       // the modal WENO path: 1 weno2, 2 weno3, 3 weno4 (degree); 0: PLM/constant
+  int stages = 2;     // rk2; 3: ssprk3
+  bool ader = false;  // fv.time = ader: one predictor-corrector stage
   bool tracer = false;
   Riemann riemann = Riemann::hllc;
   Bc bc[3][2] = {};
@@ -96,10 +113,13 @@ class FvModel {
     m.weno = rec == "weno2" ? 1 : rec == "weno3" ? 2 : rec == "weno4" ? 3 : 0;
     const std::string time = p.get_string("fv.time");
     m.stages = time == "ssprk3" ? 3 : 2;
+    m.ader = time == "ader";
     int active = 0;
     for (int a = 0; a < 3; ++a) active += m.n[a] > 1;
-    if (time != "rk2" && time != "ssprk3")
-      throw std::invalid_argument("the fv model steps with rk2 or ssprk3, not " + time);
+    if (time != "rk2" && time != "ssprk3" && time != "ader")
+      throw std::invalid_argument("the fv model steps with rk2, ssprk3 or ader, not " + time);
+    if (m.ader && !m.weno)
+      throw std::invalid_argument("the fv model has ader with weno2, weno3 and weno4 only");
     if (m.weno && (active != 1 || p.get_string("fv.variables") != "conserved"))
       throw std::invalid_argument("the fv model has " + rec +
                                   " on one active axis in conserved variables only");
@@ -146,6 +166,10 @@ class FvModel {
   StepResult step(const FvState& u0, double dt) const {
     StepResult res;
     const Tracked h = single_precision ? Tracked((long double)(float)dt) : Tracked((long double)dt);
+    if (ader) {  // U' = U + dt L(U), L from the corrector's fluxes
+      res.state = stage(u0, u0, h, 0, res);
+      return res;
+    }
     // Stage 1: U1 = U + dt L(U).
     const FvState u1 = stage(u0, u0, h, 0, res);
     if (stages == 2) {
@@ -264,6 +288,19 @@ class FvModel {
     return f;
   }
 
+  // The flux along axis a of a conserved state u: u u_a, plus p in the normal momentum and
+  // the energy, the velocity and p from the primitives (floors included; the predictor's
+  // nodes can reach them, and then E + p is not the energy of the floored state).
+  Vars conserved_flux(const Vars& u, int a) const {
+    const Vars q = primitive(u);
+    const Tracked un = q[1 + a];
+    Vars f;
+    for (int m = 0; m < 6; ++m) f[m] = u[m] * un;
+    f[1 + a] = f[1 + a] + q[4];
+    f[4] = (u[4] + q[4]) * un;
+    return f;
+  }
+
   // The Riemann flux along axis a between face states L and R (primitives).
   // einfeldt: the fallback's flux, HLL with Einfeldt's speeds whatever fv.riemann says.
   Vars riemann_flux(const Vars& L, const Vars& R, int a, bool einfeldt = false) const {
@@ -349,10 +386,9 @@ class FvModel {
     return riemann_flux(L, R, a, first_order);
   }
 
-  // L(U) at a cell: the flux differences along x, then y, then z.
-  // The polynomial of the cell at offset s from idx along axis a, at its face on `side`
-  // (+1 above, -1 below), variable by variable (the WENO path).
-  Vars weno_face_state(const FvState& u, const int idx[3], int a, int s, int side) const {
+  // The polynomial of the cell at offset s from idx along axis a, variable by variable
+  // (the WENO path): modes[0] the average, then the coefficients of P1, P2, P3.
+  std::array<Vars, 4> cell_modes(const FvState& u, const int idx[3], int a, int s) const {
     const int r = weno == 1 ? 1 : weno;
     Vars line[7];
     for (int j = -r; j <= r; ++j) line[j + r] = neighbour(u, idx, a, s + j);
@@ -366,11 +402,10 @@ class FvModel {
         q[0] * speed,
         q[4] / (g() - Tracked(1)) + Tracked(0.5) * q[0] * (q[1] * q[1] + q[2] * q[2] + q[3] * q[3]),
         q[0]};
-    const Tracked sd = Tracked((long double)side);
-    Vars v;
+    std::array<Vars, 4> modes;
     for (int m = 0; m < 6; ++m) {
       if (m >= vars()) {
-        v[m] = Tracked(0);
+        for (auto& k : modes) k[m] = Tracked(0);
         continue;
       }
       Tracked values[7];
@@ -381,10 +416,180 @@ class FvModel {
           rounded(weno == 1 ? (long double)fv::weno2_floor_fraction(n[a]) : 1e-6L, 1) * scale[m];
       const LineModesModel lm =
           weno == 1 ? weno2_line_model(values, f * f) : weno_line_model(weno, values, f * f);
-      v[m] = c[m] + sd * Tracked(0.5) * lm.x + rounded(1.0L / 6, 1) * lm.xx +
-             sd * rounded(0.05L, 1) * lm.xxx;
+      modes[0][m] = c[m];
+      modes[1][m] = lm.x;
+      modes[2][m] = lm.xx;
+      modes[3][m] = lm.xxx;
+    }
+    return modes;
+  }
+
+  // That polynomial at its face on `side` (+1 above, -1 below).
+  Vars weno_face_state(const FvState& u, const int idx[3], int a, int s, int side) const {
+    const std::array<Vars, 4> w = cell_modes(u, idx, a, s);
+    const Tracked sd = Tracked((long double)side);
+    Vars v;
+    for (int m = 0; m < 6; ++m)
+      v[m] = w[0][m] + sd * Tracked(0.5) * w[1][m] + rounded(1.0L / 6, 1) * w[2][m] +
+             sd * rounded(0.05L, 1) * w[3][m];
+    return v;
+  }
+
+  // The ADER predictor's space-time polynomial of a line: q[n][k], the coefficient of
+  // tau^n P_k(xi).
+  struct SpaceTimeLine {
+    Vars q[4][4];
+  };
+
+  // P_k(x) on [-1/2, 1/2] (P0 = 1, P1 = x, P2 = x^2 - 1/12, P3 = x^3 - 3x/20).
+  static long double legendre(int k, long double x) {
+    switch (k) {
+      case 0:
+        return 1;
+      case 1:
+        return x;
+      case 2:
+        return x * x - 1.0L / 12;
+      default:
+        return x * x * x - 0.15L * x;
+    }
+  }
+  // The product of the polynomials (coefficients by power) a and b.
+  static std::vector<long double> times(const std::vector<long double>& a,
+                                        const std::vector<long double>& b) {
+    std::vector<long double> r(a.size() + b.size() - 1, 0);
+    for (std::size_t i = 0; i < a.size(); ++i)
+      for (std::size_t j = 0; j < b.size(); ++j) r[i + j] += a[i] * b[j];
+    return r;
+  }
+  // The Lagrange polynomial of node i of `nodes`, by power.
+  static std::vector<long double> lagrange(const std::vector<long double>& nodes, std::size_t i) {
+    std::vector<long double> p = {1};
+    for (std::size_t j = 0; j < nodes.size(); ++j)
+      if (j != i) p = times(p, {-nodes[j] / (nodes[i] - nodes[j]), 1 / (nodes[i] - nodes[j])});
+    return p;
+  }
+  static long double value_of(const std::vector<long double>& p, long double x) {
+    long double v = 0;
+    for (std::size_t k = p.size(); k-- > 0;) v = v * x + p[k];
+    return v;
+  }
+  // weights[m][i]: mode m of d/dxi of the L2 projection onto degree `degree` of the
+  // polynomial through the values at `nodes` (5-point Gauss on the cell, exact here).
+  static std::vector<std::vector<long double>> derivative_weights(
+      const std::vector<long double>& nodes, int degree) {
+    const long double gx[5] = {-0.45308992296933199640L, -0.26923465505284154552L, 0,
+                               0.26923465505284154552L, 0.45308992296933199640L};
+    const long double gw[5] = {0.11846344252809454376L, 0.23931433524968323402L,
+                               0.28444444444444444444L, 0.23931433524968323402L,
+                               0.11846344252809454376L};
+    auto integral = [&](auto f) {
+      long double s = 0;
+      for (int q = 0; q < 5; ++q) s += gw[q] * f(gx[q]);
+      return s;
+    };
+    // P_k' by central differences is not exact; use the closed forms.
+    auto dlegendre = [](int k, long double x) -> long double {
+      return k == 0 ? 0 : k == 1 ? 1 : k == 2 ? 2 * x : 3 * x * x - 0.15L;
+    };
+    std::vector<std::vector<long double>> w(degree, std::vector<long double>(nodes.size(), 0));
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const auto li = lagrange(nodes, i);
+      long double c[4] = {0, 0, 0, 0};  // the projection's Legendre coefficients
+      for (int k = 0; k <= degree; ++k)
+        c[k] = integral([&](long double x) { return value_of(li, x) * legendre(k, x); }) /
+               integral([&](long double x) { return legendre(k, x) * legendre(k, x); });
+      for (int m = 0; m < degree; ++m) {
+        long double s = 0;
+        for (int k = 0; k <= degree; ++k)
+          s += c[k] * integral([&](long double x) { return dlegendre(k, x) * legendre(m, x); }) /
+               integral([&](long double x) { return legendre(m, x) * legendre(m, x); });
+        w[m][i] = s;
+      }
+    }
+    return w;
+  }
+
+  // The iterate of time degree nt (q_0 .. q_nt) at xi and tau.
+  Vars space_time_value(const SpaceTimeLine& st, int nt, long double xi, long double tau) const {
+    Vars v;
+    for (int m = 0; m < 6; ++m) v[m] = Tracked(0);
+    for (int t = 0; t <= nt; ++t) {
+      // tau^t as the solver forms it: a power of 1/3 is rounded once per factor.
+      const Tracked tp = rounded(std::pow(tau, (long double)t), t == 0 ? 0 : t);
+      for (int k = 0; k <= weno - t; ++k) {
+        const long double pk = legendre(k, xi);
+        const Tracked phi = rounded(pk, pk == (long double)(double)pk && k < 2 ? 0 : 1);
+        for (int m = 0; m < vars(); ++m)
+          v[m] = v[m] + (t == 0 ? st.q[t][k][m] * phi : tp * st.q[t][k][m] * phi);
+      }
     }
     return v;
+  }
+
+  // The predictor of the cell at offset s from idx along axis a over the step h.
+  SpaceTimeLine predicted(const FvState& u, const int idx[3], int a, int s,
+                          const Tracked& h) const {
+    const int M = weno;
+    const std::array<Vars, 4> w = cell_modes(u, idx, a, s);
+    SpaceTimeLine st;
+    for (auto& qn : st.q)
+      for (auto& qk : qn)
+        for (auto& x : qk) x = Tracked(0);
+    for (int k = 0; k <= M; ++k) st.q[0][k] = w[k];
+    const Tracked nu = h * inv_dx(a);
+    std::vector<long double> times_at;
+    for (int j = 0; j < M; ++j) times_at.push_back((long double)j / M);
+    for (int n = 1; n <= M; ++n) {
+      const std::vector<long double> nodes =
+          (M == 3 && n == 1) ? std::vector<long double>{-0.5L, -0.25L, 0, 0.25L, 0.5L}
+                             : std::vector<long double>{-0.5L, 0, 0.5L};
+      const auto dw = derivative_weights(nodes, M - n + 1);
+      // [f]_(n-1) at each node: the tau^(n-1) coefficient of the interpolant in time.
+      std::vector<Vars> fn(nodes.size());
+      for (std::size_t i = 0; i < nodes.size(); ++i) {
+        for (auto& x : fn[i]) x = Tracked(0);
+        const std::size_t nt = n == 1 ? 1 : times_at.size();
+        for (std::size_t j = 0; j < nt; ++j) {
+          const std::vector<long double> tn(times_at.begin(), times_at.begin() + nt);
+          const long double c = lagrange(tn, j)[n - 1];
+          const Vars f = conserved_flux(space_time_value(st, n - 1, nodes[i], tn[j]), a);
+          for (int m = 0; m < vars(); ++m) fn[i][m] = fn[i][m] + rounded(c, 1) * f[m];
+        }
+      }
+      const Tracked factor = -(nu * rounded(1.0L / n, n == 3 ? 1 : 0));
+      for (int k = 0; k <= M - n; ++k)
+        for (int m = 0; m < vars(); ++m) {
+          Tracked d(0);
+          for (std::size_t i = 0; i < nodes.size(); ++i) d = d + rounded(dw[k][i], 1) * fn[i][m];
+          st.q[n][k][m] = factor * d;
+        }
+    }
+    return st;
+  }
+
+  // The ADER corrector's flux through the face between the cells at offsets `left` and
+  // left + 1 from idx along axis a: the average over the step of the Riemann fluxes at the
+  // time points, or the flux of the two averages if a state at a point is not trusted.
+  Vars ader_face_flux(const FvState& u, const int idx[3], int a, int left, const Tracked& h,
+                      StepResult& res) const {
+    const SpaceTimeLine L = predicted(u, idx, a, left, h), R = predicted(u, idx, a, left + 1, h);
+    const Vars cl = primitive(neighbour(u, idx, a, left)),
+               cr = primitive(neighbour(u, idx, a, left + 1));
+    const long double g = 0.5L / std::sqrt(3.0L);
+    const std::vector<long double> taus =
+        weno == 1 ? std::vector<long double>{0.5L} : std::vector<long double>{0.5L - g, 0.5L + g};
+    const Tracked wt = weno == 1 ? Tracked(1) : Tracked(0.5);
+    Vars f;
+    for (auto& x : f) x = Tracked(0);
+    for (const long double tau : taus) {
+      const Vars uL = space_time_value(L, weno, 0.5L, tau),
+                 uR = space_time_value(R, weno, -0.5L, tau);
+      if (!(trusted(uL, cl, cr, res) && trusted(uR, cl, cr, res))) return riemann_flux(cl, cr, a);
+      const Vars r = riemann_flux(primitive(uL), primitive(uR), a);
+      for (int m = 0; m < 6; ++m) f[m] = f[m] + wt * r[m];
+    }
+    return f;
   }
 
   // Whether a face state is trusted: admissible, and rho and p within a factor 10 of the
@@ -412,16 +617,20 @@ class FvModel {
     return riemann_flux(primitive(L), primitive(R), a);
   }
 
-  Vars rate_of_change(const FvState& u, const int idx[3], bool first_order, StepResult& res) const {
+  // L(U) at a cell: the flux differences along x, then y, then z (h: the step, for ADER).
+  Vars rate_of_change(const FvState& u, const int idx[3], bool first_order, const Tracked& h,
+                      StepResult& res) const {
     Vars l;
     for (auto& x : l) x = Tracked(0);
     for (int a = 0; a < 3; ++a) {
       if (n[a] == 1) continue;
       const bool modal = weno && !first_order;
-      const Vars lo =
-          modal ? weno_face_flux(u, idx, a, -1, res) : face_flux(u, idx, a, -1, first_order, res);
-      const Vars hi =
-          modal ? weno_face_flux(u, idx, a, 0, res) : face_flux(u, idx, a, 0, first_order, res);
+      auto flux = [&](int left) {
+        if (!modal) return face_flux(u, idx, a, left, first_order, res);
+        return ader ? ader_face_flux(u, idx, a, left, h, res)
+                    : weno_face_flux(u, idx, a, left, res);
+      };
+      const Vars lo = flux(-1), hi = flux(0);
       for (int m = 0; m < 6; ++m) l[m] = l[m] + (lo[m] - hi[m]) * inv_dx(a);
     }
     return l;
@@ -460,10 +669,10 @@ class FvModel {
         for (int i = 0; i < n[0]; ++i) {
           const int idx[3] = {i, j, k};
           const std::int64_t c = index(idx);
-          Vars r = combine(c, rate_of_change(in, idx, false, res));
+          Vars r = combine(c, rate_of_change(in, idx, false, h, res));
           if (!admissible(r, res)) {
             ++res.corrected;
-            r = combine(c, rate_of_change(in, idx, true, res));
+            r = combine(c, rate_of_change(in, idx, true, h, res));
             if (!admissible(r, res)) {
               ++res.floored;
               r = conserved(primitive(r));

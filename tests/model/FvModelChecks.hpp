@@ -175,4 +175,27 @@ inline FvCorrections check_fv(BackendKind backend, Precision precision, const Fv
   return total;
 }
 
+// Whole steps of the modal path on one axis with the time stepper `time` (rk2, ssprk3 or
+// ader) against the model, in double: weno2, weno3 and weno4, each Riemann solver (hll
+// along z, the others along x), periodic and reflecting walls; the random state needs no
+// correction.
+inline void check_modal_steps(BackendKind backend, const std::string& time) {
+  for (const char* rec : {"weno2", "weno3", "weno4"})
+    for (const char* riemann : {"hllc", "hll", "llf"})
+      for (const char* bc : {"fv.bc=periodic", "fv.bc=reflecting"}) {
+        FvCase c;
+        c.n = std::string(riemann) == "hll" ? std::array<int, 3>{1, 1, 20}
+                                            : std::array<int, 3>{24, 1, 1};
+        c.riemann = riemann;
+        c.bc = {bc};
+        c.more = {std::string("fv.reconstruction=") + rec, "fv.time=" + time,
+                  "fv.variables=conserved"};
+        const FvCorrections k = check_fv(
+            backend, Precision::f64, c,
+            std::string(rec) + " " + time + " " + riemann + " " + grid_name(c.n) + " " + bc, 2,
+            kFvWenoStepUlps);
+        EXPECT_EQ(k.corrected, 0) << "this state should need no correction";
+      }
+}
+
 }  // namespace fluxview::model

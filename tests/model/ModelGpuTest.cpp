@@ -22,10 +22,6 @@ namespace {
 #define SKIP_WITHOUT_CUDA() \
   if (!have_cuda()) GTEST_SKIP() << "no CUDA device: the CUDA kernels cannot be compared"
 
-std::string grid_name(const std::array<int, 3>& n) {
-  return std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" + std::to_string(n[2]);
-}
-
 // ---- heat: the seven kernels of Vizitiu et al. and fast ----
 
 const std::vector<std::array<int, 3>> kHeatGrids = {
@@ -113,6 +109,13 @@ TEST_P(FvModelGpu, TileKernelMatchesTheModel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Riemann, FvModelGpu, ::testing::Values("hll", "hllc", "llf"));
+
+// The modal path's kernels (reconstruction, ADER predictor, faces, update) on one axis:
+// every WENO order with rk2, ssprk3 and ADER (FvModelChecks.hpp, check_modal_steps).
+TEST(FvModelGpuModal, WenoStepsMatchTheModel) {
+  SKIP_WITHOUT_CUDA();
+  for (const char* time : {"rk2", "ssprk3", "ader"}) check_modal_steps(BackendKind::cuda, time);
+}
 
 // The fallback inside the fused kernel: the cells in the middle of a 3D expansion are
 // recomputed at first order (FvModelTest.cpp says how the state was chosen), and in 1D

@@ -142,6 +142,11 @@ inline std::vector<long double> values_of(const std::vector<Tracked>& t) {
 
 // The worst cell of one field: |solver - model| in units in the last place of the
 // solver's precision at the magnitude of the values involved in that cell (Tracked.hpp).
+// A grid's size as the tests name it: 24x1x1.
+inline std::string grid_name(const std::array<int, 3>& n) {
+  return std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" + std::to_string(n[2]);
+}
+
 struct Comparison {
   std::string field;
   std::array<int, 3> n{1, 1, 1};
