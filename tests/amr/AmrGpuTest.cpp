@@ -142,31 +142,36 @@ TEST(AmrCuda, PeriodicBlastConservesOnTheDevice) {
   EXPECT_NEAR(e1, e0, 1e-13 * e0);
 }
 
-// save_state, a fresh solver, load_state on the device: the same blocks, values and dt
-// as the run that went on, over regrids after the restart (a pool of blocks copied out and
-// back in per variable, and the CFL rate the last stage reduced).
+// save_state after `steps` steps, a fresh solver, load_state on the device, `steps` more
+// in both: the same blocks, values, time, dt and regrids as the run that went on.
+void expect_restart_bit_identical(const std::string& scenario, const std::vector<std::string>& o,
+                                  Precision p, int steps) {
+  auto straight = make_solver(scenario, o, BackendKind::cuda, p);
+  straight->advance(steps);
+  const SolverState saved = straight->save_state();
+  straight->advance(steps);
+  auto resumed = make_solver(scenario, o, BackendKind::cuda, p);
+  resumed->load_state(saved);
+  EXPECT_EQ(resumed->step(), steps);
+  resumed->advance(steps);
+  const amr::Hierarchy *a = amr::hierarchy_of(*straight), *b = amr::hierarchy_of(*resumed);
+  ASSERT_TRUE(a && b);
+  ASSERT_TRUE(amr::test::same_blocks(*a, *b));
+  for (const auto& f : straight->fields())
+    EXPECT_EQ(a->block_values(f.name).bytes, b->block_values(f.name).bytes) << f.name;
+  EXPECT_EQ(straight->time(), resumed->time());
+  EXPECT_EQ(straight->dt(), resumed->dt());
+  EXPECT_EQ(diagnostic(*straight, "regrids"), diagnostic(*resumed, "regrids"));
+}
+
+// A restart on the device over regrids after it (a pool of blocks copied out and back in
+// per variable, and the CFL rate the last stage reduced).
 TEST(AmrCuda, RestartOnTheDeviceIsBitIdentical) {
   FLUXVIEW_NEED_CUDA();
   std::vector<std::string> o = kAmrSedov;
   o.push_back("fv.tracer=true");
-  for (Precision p : {Precision::f64, Precision::f32}) {
-    auto straight = make_solver("fv/sedov", o, BackendKind::cuda, p);
-    straight->advance(13);
-    const SolverState saved = straight->save_state();
-    straight->advance(13);
-    auto resumed = make_solver("fv/sedov", o, BackendKind::cuda, p);
-    resumed->load_state(saved);
-    EXPECT_EQ(resumed->step(), 13);
-    resumed->advance(13);
-    const amr::Hierarchy *a = amr::hierarchy_of(*straight), *b = amr::hierarchy_of(*resumed);
-    ASSERT_TRUE(a && b);
-    ASSERT_TRUE(amr::test::same_blocks(*a, *b));
-    for (const auto& f : straight->fields())
-      EXPECT_EQ(a->block_values(f.name).bytes, b->block_values(f.name).bytes) << f.name;
-    EXPECT_EQ(straight->time(), resumed->time());
-    EXPECT_EQ(straight->dt(), resumed->dt());
-    EXPECT_EQ(diagnostic(*straight, "regrids"), diagnostic(*resumed, "regrids"));
-  }
+  for (Precision p : {Precision::f64, Precision::f32})
+    expect_restart_bit_identical("fv/sedov", o, p, 13);
 }
 
 // MHD (nine variables, ten with the tracer: the kernel's shared memory beyond the 48 KiB a
@@ -194,21 +199,9 @@ TEST(AmrCuda, MhdMatchesTheCpuBackendAndRestartsBitIdentically) {
                    {"grid.nx=64", "grid.ny=64", "fv.mesh=amr", "fv.amr.block=16",
                     "fv.amr.max_level=2", "fv.tracer=true"},
                    Precision::f64, 60, 1e-11);
-  const std::vector<std::string> o =
-      with(blast, {"grid.n=32", "fv.amr.block=8", "fv.amr.max_level=2"});
-  auto straight = make_solver("fv/sedov", o, BackendKind::cuda);
-  straight->advance(11);
-  const SolverState saved = straight->save_state();
-  straight->advance(11);
-  auto resumed = make_solver("fv/sedov", o, BackendKind::cuda);
-  resumed->load_state(saved);
-  resumed->advance(11);
-  const amr::Hierarchy *a = amr::hierarchy_of(*straight), *b = amr::hierarchy_of(*resumed);
-  ASSERT_TRUE(a && b);
-  ASSERT_TRUE(amr::test::same_blocks(*a, *b));
-  for (const auto& f : straight->fields())
-    EXPECT_EQ(a->block_values(f.name).bytes, b->block_values(f.name).bytes) << f.name;
-  EXPECT_EQ(straight->dt(), resumed->dt());
+  expect_restart_bit_identical("fv/sedov",
+                               with(blast, {"grid.n=32", "fv.amr.block=8", "fv.amr.max_level=2"}),
+                               Precision::f64, 11);
 }
 
 TEST(AmrCuda, SedovShockRadiusWithinTwoPercentAtEffective256) {
