@@ -149,8 +149,8 @@ FLUXVIEW_HD State<T, NV> value_off(const SpaceTimePolynomial<T, NV, M>& st, T s,
 }
 
 // The iterate at the centre and at -+1/2 along each active axis: the points a layer shares
-// between axes (the flux along D at +-1/2 e_e is what the planes of the sweep at tau = 0
-// need).
+// between axes. plus and minus are kept only for a sink whose kKeepsAxisStates says so
+// (the first layer at fourth order needs the flux along D at -+1/2 e_e for its planes).
 template <class T, int NV>
 struct AxisStates {
   State<T, NV> centre, plus[3], minus[3];
@@ -163,7 +163,8 @@ struct AxisStates {
 //   sink.axis<D>(f(+1/2 e_D), f(-1/2 e_D), f(0), states)         every active D
 //   sink.plane<D, E>(f(++), f(+-), f(-+), f(--), states)   every active D != E,
 // the signs those of (xi_D, xi_E), f the flux along D. WithPlanes false: only the two
-// points along each axis (sink.axis gets f(0) = f(+1/2 e_D) then, unused).
+// points along each axis (sink.axis gets f(0) = f(+1/2 e_D) then, unused). A sink also
+// says whether it reads the states' plus and minus (static bool kKeepsAxisStates).
 template <int Nt, bool WithPlanes, class Flux, class T, int NV, int M, class Sink>
 FLUXVIEW_HD void flux_layer(const Flux& fl, const SpaceTimePolynomial<T, NV, M>& st,
                             const bool active[3], T tau, Sink& sink) {
