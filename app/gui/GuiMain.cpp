@@ -32,7 +32,11 @@ bool gui_available(std::string* why_not) {
     if (why_not) *why_not = "GLFW could not open the display";
     return false;
   }
-  glfwTerminate();
+  // GLFW stays initialised: the window opens on this connection (GuiApp's glfwInit does
+  // nothing then, and its destructor ends it). Closing it here would leave the display
+  // without a client for a moment, and an X server resets when its last client goes (Xvfb
+  // under xvfb-run does): a connection made during the reset is refused ("X11: Failed to
+  // open display"; seen in CI, and in 9 of 60 windows started four at a time on two cores).
   return true;
 }
 

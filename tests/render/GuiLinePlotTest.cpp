@@ -56,7 +56,7 @@ std::optional<double> curve_row(const Image& im, int x0, int x1, const std::arra
 }  // namespace
 
 TEST(GuiLinePlot, SodIsDrawnAsACurveOnItsPlateausBesideTheExactSolution) {
-  if (!fluxview::test::have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  if (!fluxview::test::have_xvfb()) GTEST_SKIP() << "Xvfb not installed";
   const fs::path dir = fluxview::test::fresh_folder("fluxview_gui_line_plot_test");
   const fs::path shot = dir / "sod.png";
   // 200 cells reach run.until = 0.14 in about 150 steps; the window pauses there.

@@ -37,7 +37,7 @@ std::vector<std::vector<double>> read_numbers(const fs::path& path, std::string*
 }  // namespace
 
 TEST(GuiProbes, AProbeFileIsSampledLiveAndExportedAfterTheLastFrame) {
-  if (!fluxview::test::have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  if (!fluxview::test::have_xvfb()) GTEST_SKIP() << "Xvfb not installed";
   const fs::path dir = fluxview::test::fresh_folder("fluxview_gui_probe_test");
   // 255 points a side: spacing 1/256, so 0.25 ... 0.75 in 129 points are grid points.
   {
@@ -96,7 +96,7 @@ TEST(GuiProbes, AProbeFileIsSampledLiveAndExportedAfterTheLastFrame) {
 }
 
 TEST(GuiProbes, ABadProbeFileIsRefusedBeforeAWindowOpens) {
-  if (!fluxview::test::have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  if (!fluxview::test::have_xvfb()) GTEST_SKIP() << "Xvfb not installed";
   const fs::path file = fs::temp_directory_path() / "fluxview_bad_probes.json";
   std::ofstream(file) << R"({"count": 1, "line": [[0, 0, 0], [1, 1, 0]]})";
   const auto r = fluxview::test::run_gui(
@@ -115,9 +115,9 @@ TEST(GuiProbes, DragALineAndShiftClickAPointWithTheMouse) {
   const std::string xdotool = XDOTOOL;
   if (!fluxview::test::have_xvfb() || xdotool.empty() ||
       xdotool.find("NOTFOUND") != std::string::npos)
-    GTEST_SKIP() << "xvfb-run or xdotool not installed";
+    GTEST_SKIP() << "Xvfb or xdotool not installed";
   const fs::path dir = fluxview::test::fresh_folder("fluxview_gui_drag_probe_test");
-  const std::string cmd = std::string(XVFB_RUN) + " -a -s '-screen 0 1600x1000x24' sh " +
+  const std::string cmd = fluxview::test::on_own_display("1600x1000x24") + "sh " +
                           DRAG_PROBES_SCRIPT + " " + FLUXVIEW_EXE + " " + dir.string();
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd << " (see " << (dir / "log.txt") << ")";
 

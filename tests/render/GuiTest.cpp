@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 using namespace fluxview::render;
 
 TEST(Gui, RunsFramesUnderXvfbAndSavesANonBlankScreenshot) {
-  if (!fluxview::test::have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  if (!fluxview::test::have_xvfb()) GTEST_SKIP() << "Xvfb not installed";
   const fs::path dir = fluxview::test::fresh_folder("fluxview_gui_test");
   const fs::path shot = dir / "shot.png";
   const auto r = fluxview::test::run_gui(

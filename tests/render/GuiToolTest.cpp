@@ -66,7 +66,7 @@ struct MouseRun {
 // `fluxview gui ARGS` with the mouse doing ACTIONS (xdotool commands, WID: the window) on a
 // 1600x1000 screen, in the folder `dir`.
 MouseRun with_mouse(const fs::path& dir, const std::string& args, const std::string& actions) {
-  const std::string cmd = std::string(XVFB_RUN) + " -a -s '-screen 0 1600x1000x24' sh " +
+  const std::string cmd = fluxview::test::on_own_display("1600x1000x24") + "sh " +
                           GUI_MOUSE_SCRIPT + " " + FLUXVIEW_EXE + " " + dir.string() + " '" + args +
                           "' '" + actions + "'";
   MouseRun r;
@@ -97,7 +97,7 @@ const std::string kHotSpot = "heat/hot-spot --backend cpu --set grid.n=32 --tool
 // and the ray through it meets the x and y slices where they cross, beside the centre (the
 // z slice is edge-on, half a spacing above the ray).
 TEST(GuiTools, AClickOnTheCentreSlicesOfThe3dViewStrokesWhereTheyMeet) {
-  if (!have_xdotool()) GTEST_SKIP() << "xvfb-run or xdotool not installed";
+  if (!have_xdotool()) GTEST_SKIP() << "Xvfb or xdotool not installed";
   const fs::path dir = fluxview::test::fresh_folder("fluxview_gui_tool_3d_test");
   std::ofstream(dir / "diagonal.json")
       << R"({"view": "3d", "camera": {"yaw": 0.7853981633974483, "pitch": 0.0, "distance": 2.2}})";
@@ -124,7 +124,7 @@ TEST(GuiTools, AClickOnTheCentreSlicesOfThe3dViewStrokesWhereTheyMeet) {
 // nothing (the ray's middle is no point a person saw); a drag turns the box and strokes
 // nothing; the click after them strokes once, on one of the slices.
 TEST(GuiTools, InThe3dViewADragOrAClickOffTheSlicesStrokesNothing) {
-  if (!have_xdotool()) GTEST_SKIP() << "xvfb-run or xdotool not installed";
+  if (!have_xdotool()) GTEST_SKIP() << "Xvfb or xdotool not installed";
   const fs::path dir = fluxview::test::fresh_folder("fluxview_gui_tool_drag_test");
   const std::string mid = std::to_string(kSceneMidX) + " " + std::to_string(kSceneMidY);
   const auto r = with_mouse(
@@ -158,7 +158,7 @@ TEST(GuiTools, InThe3dViewADragOrAClickOffTheSlicesStrokesNothing) {
 // at the cell there. heat/sine-decay on 63 x 63 points, spacing 1/64: the middle is point
 // 31, at 0.5.
 TEST(GuiTools, AClickOnThe2dViewStrokesAtTheCellUnderIt) {
-  if (!have_xdotool()) GTEST_SKIP() << "xvfb-run or xdotool not installed";
+  if (!have_xdotool()) GTEST_SKIP() << "Xvfb or xdotool not installed";
   const fs::path dir = fluxview::test::fresh_folder("fluxview_gui_tool_2d_test");
   const auto r = with_mouse(dir,
                             "heat/sine-decay --backend cpu --set grid.nx=63 --set grid.ny=63 "
@@ -180,7 +180,7 @@ TEST(GuiTools, AClickOnThe2dViewStrokesAtTheCellUnderIt) {
 // leaves the plotted density as it was (the run has paused at its end), so the plot keeps
 // its scale between the clicks.
 TEST(GuiTools, ClicksOnThePlotOfA1dRunStrokeAtTheCoordinateUnderThem) {
-  if (!have_xdotool()) GTEST_SKIP() << "xvfb-run or xdotool not installed";
+  if (!have_xdotool()) GTEST_SKIP() << "Xvfb or xdotool not installed";
   const fs::path dir = fluxview::test::fresh_folder("fluxview_gui_tool_1d_test");
   const fs::path shot = dir / "sod.png";
   const std::array<int, 2> columns{700, 1100};
@@ -227,7 +227,7 @@ TEST(GuiTools, ClicksOnThePlotOfA1dRunStrokeAtTheCoordinateUnderThem) {
 // --tool with a name the run's family does not have: exit code 2 before a frame, naming
 // the family's tools; `fluxview gui --help` names the same.
 TEST(GuiTools, AnUnknownToolIsRefusedNamingTheFamilysTools) {
-  if (!fluxview::test::have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  if (!fluxview::test::have_xvfb()) GTEST_SKIP() << "Xvfb not installed";
   const auto help = fluxview::test::run_fluxview("gui --help");
   struct Family {
     std::string run, tools;
@@ -254,7 +254,7 @@ TEST(GuiTools, AnUnknownToolIsRefusedNamingTheFamilysTools) {
 // run.json, line for line: the same steps, the same arguments and the same amounts each
 // stroke reports (so the same state before each stroke).
 TEST(GuiTools, ASteeringFileInTheWindowGivesTheHeadlessRunsJournal) {
-  if (!fluxview::test::have_xvfb()) GTEST_SKIP() << "xvfb-run not installed";
+  if (!fluxview::test::have_xvfb()) GTEST_SKIP() << "Xvfb not installed";
   const fs::path dir = fluxview::test::fresh_folder("fluxview_gui_steer_file_test");
   std::ofstream(dir / "lesson.txt") << "at step 5 apply heat-spot x = 0.03 y = 0.05 z = 0.05 "
                                        "radius = 0.01 amplitude = 40\n"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Draws a probe line and pins a point in the window the way a person does, with the mouse
-# (xdotool), for GuiProbeTest. Run under xvfb-run on a 1600x1000 screen (the 1400x860
-# window whole): drags from (500, 450) to (1050, 450) across the 2D view of a 2D run and
+# (xdotool), for GuiProbeTest. Run on a virtual 1600x1000 screen (tests/support/own-xvfb.sh;
+# the 1400x860 window whole): drags from (500, 450) to (1050, 450) across the 2D view of a 2D run and
 # shift-clicks at (784, 451), the view's middle. The window exports the probes after its
 # last frame into FOLDER/probes.
 # usage: drag_probes.sh FLUXVIEW FOLDER

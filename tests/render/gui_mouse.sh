@@ -1,8 +1,8 @@
 #!/bin/sh
 # Runs `fluxview gui ARGS` and works the mouse over its window as ACTIONS say (xdotool
 # commands, WID standing for the window's id), for the GUI tests that need a person's hand
-# (GuiToolTest). Run under xvfb-run on a 1600x1000 screen, so that the 1400x860 window is
-# there whole. The window's output goes to FOLDER/log.txt; the exit code is the window's.
+# (GuiToolTest). Run on a virtual 1600x1000 screen (tests/support/own-xvfb.sh), so that the
+# 1400x860 window is there whole. The window's output goes to FOLDER/log.txt; the exit code is the window's.
 # usage: gui_mouse.sh FLUXVIEW FOLDER "ARGS" "ACTIONS"
 exe="$1"
 dir="$2"
