@@ -35,6 +35,16 @@ if(FLUXVIEW_WITH_CUDA)
     # The shared pointwise code (FLUXVIEW_HD) uses std::array's constexpr accessors on the
     # device; every CUDA target of the project compiles with this.
     string(APPEND CMAKE_CUDA_FLAGS " --expt-relaxed-constexpr")
+    # How hard NVVM (cicc) and ptxas optimise device code; empty: as each target's flags say
+    # (-O3). The ci preset sets "-Xcicc=-O1 -Xptxas=-O1": CI has no GPU and never runs device
+    # code, it only has to compile for its architecture, and NVVM's -O3 was most of its build
+    # (68 of the 130 s of the fourth-order MHD stage, 26 s for both at -O1). Timings and GPU
+    # tests come from builds without it (.devdeps/build.sh, the default and device presets).
+    set(FLUXVIEW_CUDA_DEVICE_OPTIMIZATION "" CACHE STRING
+        "nvcc flags that lower device code optimisation, for builds that never run it (CI)")
+    if(FLUXVIEW_CUDA_DEVICE_OPTIMIZATION)
+      string(APPEND CMAKE_CUDA_FLAGS " ${FLUXVIEW_CUDA_DEVICE_OPTIMIZATION}")
+    endif()
     set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
     set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
     set(CMAKE_CUDA_STANDARD 20)

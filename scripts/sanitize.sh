@@ -8,16 +8,19 @@
 # Open MPI's start-up whose frames stay unsymbolised (likely its plugins, unloaded at its
 # end), which no suppression by library or function name matched. Those tests run
 # without leak detection, so they stay under ASan and UBSan. Left out here, and run in
-# the main suite: the three runs that take minutes under the sanitizers (Shu-Osher, the
-# adaptive mesh's Sedov and its periodic blast), whose loops the smaller Sod, blast and
-# regrid tests run here too.
+# the main suite: the runs that take half a minute or more under the sanitizers and whose
+# loops a smaller test runs here too: Shu-Osher, Sedov's octant and the vortex's orders
+# (Sod, the symmetric blast and the wave's orders), the adaptive mesh's Sedov, its periodic
+# blast and its magnetised one (its Sod and blast, MHD's Brio-Wu on the mesh), the MHD
+# vortex's orders (the Alfven wave's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --preset asan >/dev/null
 # Only the test programs of the two labels run here (and the executable they call).
 cmake --build --preset asan -j"$(nproc)" --target tests_unit tests_physics
 starts_mpi="Amr|AdaptiveMesh|insitu_amr|Cli.FolderOptionsAreChecked"
-slow="FvSchemeShocks.ShuOsher|AmrSedov.Octant|AmrConservation.PeriodicBlast"
+slow="FvSchemeShocks.ShuOsher|FvSedov.Octant|FvSchemeOrder.Vortex|AmrSedov.Octant|\
+AmrConservation.PeriodicBlast|AmrMhd.PeriodicMagnetisedBlast|MhdVortex.EveryScheme"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   ctest --preset asan -L "unit|physics" -j"$(nproc)" --timeout 900 \
