@@ -42,9 +42,12 @@
 #include "sim/core/Field.hpp"
 #include "sim/core/Parallel.hpp"
 #include "sim/core/Reduce.hpp"
+#include "sim/core/Steering.hpp"
 #include "sim/fv/FvConfig.hpp"
 #include "sim/fv/FvFields.hpp"
 #include "sim/fv/FvInitial.hpp"
+#include "sim/fv/FvLiveConfig.hpp"
+#include "sim/fv/FvSolver.hpp"
 #include "sim/fv/FvStep.hpp"
 
 namespace fluxview::amr {
@@ -103,12 +106,9 @@ class AmrFvSolver final : public Solver, public Hierarchy {
       shape.active[a] = top_[a] > 1;
       shape.trees[a] = shape.active[a] ? top_[a] / cfg_.block : 1;
       inv_dx0_[a] = shape.active[a] ? T(top_[a] / len_[a]) : T(0);
-      for (int s = 0; s < 2; ++s) {
-        shape.periodic[a] = fv_.bc[a][s] == fv::Bc::periodic;
-        shape.boundary[a][s] =
-            fv_.bc[a][s] == fv::Bc::reflecting ? Boundary::reflecting : Boundary::outflow;
-      }
+      shape.periodic[a] = fv_.bc[a][0] == fv::Bc::periodic;
     }
+    mesh_boundaries(fv_, shape.boundary);
     ph_ = fv::physics_in<T>(fv_);
     cfl_ = fv_.cfl;
     nv_ = fv::variable_count(fv_.mhd, fv_.tracer);
@@ -121,6 +121,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     criteria_.outside_level = cfg_.outside_level;
     time_ = 0;
     step_ = 0;
+    rate_from_checkpoint_ = false;
     regrids_ = 0;
     cell_updates_ = 0;
 
@@ -172,6 +173,36 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     scalars_ = Buffer(where_, 2 * sizeof(unsigned long long));
     scalars_.fill_zero();
     update_rate();
+  }
+
+  // Steering (Solver::set_live): the fv family's live keys, checked as on the uniform grid
+  // (fv::live_config): the scheme's numbers, gamma, the floors, the cleaning and the kind
+  // of the non-periodic faces. The blocks keep their conserved state; the next step sees
+  // the change. Collective under MPI.
+  // The CFL rate is taken again from the state only where the change moves it (gamma and
+  // the floors, which the primitive state reads): the step's own rate is reduced before
+  // refluxing, so a rate taken afresh differs from it in the last bits, and a cfl or a
+  // Riemann solver changed live is then exactly a restart with the new value. Nor right
+  // after a restart: the changes a checkpoint's journal replays there (Steerer::resume)
+  // were made before its rate was reduced, which a fresh one would not reproduce.
+  void set_live(const std::string& key, const ParamValue& value) override {
+    const ParamSet p = live_change(params_, key, value, fv::family().validate);
+    const fv::FvConfig c = fv::live_config(fv_, p, key, value, [&] { return lowest_pressure(); });
+    const fv::Physics<T> ph = fv::physics_in<T>(c);
+    const bool rate_moves =
+        ph.gamma != ph_.gamma || ph.rho_floor != ph_.rho_floor || ph.p_floor != ph_.p_floor;
+    params_ = p;
+    fv_ = c;
+    ph_ = ph;
+    cfl_ = fv_.cfl;
+    mesh_->set_physics(ph_);
+    Boundary boundary[3][2];
+    mesh_boundaries(fv_, boundary);
+    mesh_->set_boundaries(boundary);
+    if (rate_moves && !rate_from_checkpoint_)
+      update_rate();
+    else
+      finish_rate();
   }
 
   void synchronize() override {
@@ -544,6 +575,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     copy_bytes(scalar(0), where_, &corrected_cells, Location::host, sizeof corrected_cells);
     update_deepest_level();
     finish_rate();
+    rate_from_checkpoint_ = true;
   }
 
   // Every array of `st` (this rank's blocks) replaced by all ranks' on the root, in rank
@@ -636,6 +668,24 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   }
 
   bool mhd() const { return fv::mhd_variables(nv_); }
+
+  // The kind of each face of the domain as the ghost tasks take it (a periodic face has
+  // none: its ghosts come from the other side).
+  static void mesh_boundaries(const fv::FvConfig& c, Boundary (&out)[3][2]) {
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s)
+        out[a][s] = c.bc[a][s] == fv::Bc::reflecting ? Boundary::reflecting : Boundary::outflow;
+  }
+
+  // The lowest pressure of every cell of every block on every rank (collective).
+  double lowest_pressure() const {
+    const HostArray h = block_values("p");
+    const T* v = reinterpret_cast<const T*>(h.bytes.data());
+    double lowest = INFINITY;
+    for (std::size_t i = 0; i < h.bytes.size() / sizeof(T); ++i)
+      lowest = std::min(lowest, double(v[i]));
+    return parallel::allreduce_min(lowest);
+  }
 
   // Before a view, snapshot piece or diagnostic of div B: the blocks' ghosts, which it
   // reads (they are filled at the start of each stage, not after the step). Only ghosts
@@ -801,6 +851,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   }
 
   void step_by(double h) override {
+    rate_from_checkpoint_ = false;
     if (mhd()) set_cleaning();
     const PoolView<T> u = mesh_->state().view(), u1 = mesh_->scratch().view();
     BlockStageArgs<T> a;
@@ -1020,7 +1071,8 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   fv::Physics<T> ph_;
   int nv_ = 5;
   double cfl_ = 0.4, dt_ = 0, time_ = 0, rate_ = 0;
-  double cell_updates_ = 0;  // cells advanced by whole steps since the start (this rank)
+  bool rate_from_checkpoint_ = false;  // no step since load_state (set_live says why)
+  double cell_updates_ = 0;            // cells advanced by whole steps since the start (this rank)
   std::int64_t step_ = 0, regrids_ = 0, max_blocks_ = 0;
   int deepest_level_ = 0;  // over every rank's leaves (update_deepest_level)
   std::unique_ptr<AmrMesh<T>> mesh_;

@@ -114,6 +114,18 @@ void AmrMesh<T>::layout_for_leaves() {
 }
 
 template <class T>
+void AmrMesh<T>::set_boundaries(const Boundary (&boundary)[3][2]) {
+  bool changed = false;
+  for (int a = 0; a < 3; ++a)
+    for (int s = 0; s < 2; ++s)
+      if (shape_.boundary[a][s] != boundary[a][s]) {
+        shape_.boundary[a][s] = boundary[a][s];
+        changed = true;
+      }
+  if (changed) layout_for_leaves();
+}
+
+template <class T>
 void AmrMesh<T>::set_block_transport(BlockTransport t) {
   exchange_.set_transport(t);
   exchange_.plan(forest_, where_, nv_, state_.view().stride);

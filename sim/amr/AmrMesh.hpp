@@ -62,6 +62,13 @@ class AmrMesh {
   void set_block_transport(BlockTransport t);
   BlockTransport block_transport() const { return exchange_.transport(); }
 
+  // Live changes (steering, AmrFvSolver::set_live): the physics that ghost filling and
+  // regrids read, and the kind of each non-periodic face of the domain (outflow or
+  // reflecting), which the ghost tasks carry: planned again when one changes (collective
+  // under MPI, as after a regrid).
+  void set_physics(const fv::Physics<T>& ph) { ph_ = ph; }
+  void set_boundaries(const Boundary (&boundary)[3][2]);
+
   // Fills the face ghosts of every local block of `u` (the state or the scratch pool).
   // Under MPI the ghost blocks are refreshed from their owners before the first group of
   // tasks and after each (a prolongation reads its coarse block's ghosts, filled by an

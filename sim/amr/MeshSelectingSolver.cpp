@@ -101,8 +101,8 @@ class MeshSelectingSolver final : public Solver {
   void load_state(const SolverState& s) override {
     inner_->load_state(s);
   }
-  // Steering goes to the mesh's solver: the uniform one has tools and live keys, the
-  // adaptive one refuses them (Solver's defaults) until it has its own.
+  // Steering goes to the mesh's solver: both take the live keys; the uniform one has
+  // tools, the adaptive one none yet (Solver's defaults refuse a stroke).
   void set_live(const std::string& key, const ParamValue& value) override {
     inner_->set_live(key, value);
   }

@@ -5,11 +5,13 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "sim/core/Reduce.hpp"
+#include "sim/fv/FvLiveConfig.hpp"
 #include "sim/fv/FvSolver.hpp"
 #include "sim/fv/FvSolverImpl.hpp"
 
@@ -27,30 +29,35 @@ PaintSums everywhere(PaintSums s) {
 
 }  // namespace
 
-template <class T>
-void FvSolver<T>::set_live(const std::string& key, const ParamValue& value) {
-  const ParamSet p = live_change(params_, key, value, family().validate);
-  const FvConfig c = parse_config(p);
+FvConfig live_config(const FvConfig& now, const ParamSet& changed, const std::string& key,
+                     const ParamValue& value, const std::function<double()>& lowest_pressure) {
+  const FvConfig c = parse_config(changed);
   const char* axes = "xyz";
   for (int a = 0; a < 3; ++a)
-    if ((c.bc[a][0] == Bc::periodic) != (config_.bc[a][0] == Bc::periodic))
+    if ((c.bc[a][0] == Bc::periodic) != (now.bc[a][0] == Bc::periodic))
       throw SteeringError(key + ": the " + std::string(1, axes[a]) + " faces would become " +
                           (c.bc[a][0] == Bc::periodic ? "periodic" : "non-periodic") +
                           ", but periodic faces are joined when the run is set up (the split "
                           "over MPI ranks depends on them); allowed: outflow <-> reflecting "
                           "while running, periodic only with Reset");
-  if (c.physics.gamma != config_.physics.gamma) {
-    // The conserved state stays (so mass and energy do): each pressure scales by
-    // (gamma' - 1) / (gamma - 1), which the lowest one must survive.
-    const double factor = (c.physics.gamma - 1) / (config_.physics.gamma - 1);
-    const double p_min = parallel::allreduce_min(field_stats(view("p")).min);
+  if (c.physics.gamma != now.physics.gamma) {
+    const double factor = (c.physics.gamma - 1) / (now.physics.gamma - 1);
+    const double p_min = lowest_pressure();
     if (!(p_min * factor > c.physics.p_floor))
       throw SteeringError(key + " = " + format_value(value) + ": the lowest pressure, " +
                           short_number(p_min) + " Pa, would fall to " +
                           short_number(p_min * factor) +
                           " Pa, at or below fv.p_floor = " + short_number(c.physics.p_floor) +
-                          " Pa; allowed: a gamma closer to " + short_number(config_.physics.gamma));
+                          " Pa; allowed: a gamma closer to " + short_number(now.physics.gamma));
   }
+  return c;
+}
+
+template <class T>
+void FvSolver<T>::set_live(const std::string& key, const ParamValue& value) {
+  const ParamSet p = live_change(params_, key, value, family().validate);
+  const FvConfig c = live_config(
+      config_, p, key, value, [&] { return parallel::allreduce_min(field_stats(view("p")).min); });
   params_ = p;
   config_ = c;
   ph_ = physics_in<T>(config_);

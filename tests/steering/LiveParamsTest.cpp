@@ -2,6 +2,8 @@
 // change takes effect at the next step and is exactly a restart with the new value at that
 // step; what the parameters or the state do not allow is refused, changing nothing.
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -9,6 +11,9 @@
 #include <variant>
 #include <vector>
 
+#if defined(FLUXVIEW_HAVE_AMR)
+#include "sim/amr/AmrHierarchy.hpp"
+#endif
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/Steering.hpp"
 #include "tests/steering/SteeringTestUtil.hpp"
@@ -149,5 +154,73 @@ TEST(LiveParams, FvChangeIsARestartWithTheNewValue) {
   expect_live_is_restart("fv/sod", {"grid.nx=128", "fv.left_u=-0.3"}, "fv.bc_xmin",
                          std::string("reflecting"), 10, 20);
 }
+
+#if defined(FLUXVIEW_HAVE_AMR)
+// The adaptive mesh takes the uniform grid's live keys (AmrFvSolver::set_live): a 2D blast
+// on blocks of 8, two levels, regridding every other step.
+const std::vector<std::string> kAmr2D = {
+    "grid.nx=32",         "grid.ny=32",           "grid.nz=1", "fv.mesh=amr", "fv.amr.block=8",
+    "fv.amr.max_level=2", "fv.amr.regrid_every=2"};
+
+// A field's values in every cell of every block (one rank).
+std::vector<double> block_field(const Solver& s, const std::string& field) {
+  const HostArray v = amr::hierarchy_of(s)->block_values(field);
+  std::vector<double> out(std::size_t(v.count()));
+  for (std::int64_t c = 0; c < v.count(); ++c) out[std::size_t(c)] = v.at(c);
+  return out;
+}
+
+TEST(LiveParams, AdaptiveMeshChangeIsARestartWithTheNewValue) {
+  expect_live_is_restart("fv/sedov", kAmr2D, "fv.cfl", 0.2, 5, 6);
+  expect_live_is_restart("fv/sedov", kAmr2D, "fv.riemann", std::string("hll"), 5, 6);
+  expect_live_is_restart("fv/sedov", kAmr2D, "fv.theta", 1.0, 5, 6);
+  // Gas leaving through the left face, which then becomes a wall: the ghost tasks of the
+  // blocks on that face are planned again.
+  expect_live_is_restart("fv/sod",
+                         {"grid.nx=64", "grid.ny=1", "grid.nz=1", "fv.left_u=-0.3", "fv.mesh=amr",
+                          "fv.amr.block=8", "fv.amr.max_level=2", "fv.amr.regrid_every=2"},
+                         "fv.bc_xmin", std::string("reflecting"), 10, 20);
+}
+
+// gamma keeps the conserved state (so mass and energy) and scales every pressure by
+// (gamma' - 1) / (gamma - 1); the sound speed grows, so the next step is shorter. A gamma
+// that would take the lowest pressure through the floor is refused, changing nothing.
+TEST(LiveParams, AdaptiveMeshGammaKeepsTheConservedStateAndScalesThePressure) {
+  auto s = make_solver("fv/sedov", kAmr2D);
+  s->advance(4);
+  const SolverState before = s->save_state();
+  const double dt = s->dt();
+  const std::vector<double> p0 = block_field(*s, "p");
+  s->set_live("fv.gamma", ParamValue(5.0 / 3.0));
+  const SolverState after = s->save_state();
+  for (std::size_t i = 0; i < before.arrays.size(); ++i)
+    EXPECT_EQ(before.arrays[i].values.bytes, after.arrays[i].values.bytes) << before.arrays[i].name;
+  const std::vector<double> p1 = block_field(*s, "p");
+  ASSERT_EQ(p0.size(), p1.size());
+  const double factor = (5.0 / 3.0 - 1) / (1.4 - 1);
+  double worst = 0;
+  for (std::size_t c = 0; c < p0.size(); ++c)
+    worst = std::max(worst, std::fabs(p1[c] / (p0[c] * factor) - 1));
+  EXPECT_LT(worst, 1e-14);
+  EXPECT_LT(s->dt(), 0.9 * dt);
+
+  auto floored = make_solver("fv/sedov", with(kAmr2D, {"fv.p_floor=1e-8"}));
+  floored->advance(2);
+  const double dt2 = floored->dt();
+  try {
+    floored->set_live("fv.gamma", ParamValue(1.0001));
+    FAIL() << "a gamma that floors the pressure was taken";
+  } catch (const SteeringError& e) {
+    EXPECT_NE(std::string(e.what()).find("fv.p_floor"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(floored->dt(), dt2);
+  try {
+    floored->set_live("fv.amr.max_level", ParamValue(std::int64_t(3)));
+    FAIL() << "the mesh's levels changed while running";
+  } catch (const SteeringError& e) {
+    EXPECT_NE(std::string(e.what()).find("Reset"), std::string::npos) << e.what();
+  }
+}
+#endif
 
 }  // namespace
