@@ -13,8 +13,10 @@
 #include "sim/amr/MeshTasks.hpp"
 #include "sim/amr/Topology.hpp"
 #include "sim/core/Backend.hpp"
+#include "sim/core/Brush.hpp"
 #include "sim/fv/FvPhysics.hpp"
 #include "sim/fv/FvStep.hpp"
+#include "sim/fv/FvTools.hpp"
 
 namespace fluxview::amr {
 
@@ -103,6 +105,12 @@ class AmrBackend : public Backend {
   // The interiors of slots [0, blocks), field `what`, one block after another (x fastest).
   virtual void pack(const PoolView<T>& u, const BlockInfo* info, const T inv_dx0[3], int blocks,
                     const fv::Physics<T>& ph, int what, T* out) = 0;
+  // A steering stroke (fv::Paint) on every cell of slots [0, blocks) whose centre `brush`
+  // reaches (its centre, reach, periodic lengths and active axes; dx0 the cell size at
+  // level 0): per block the cells it reached and its changes per unit volume (PaintSums,
+  // not yet weighted by the block's cell volume), into `out` on the host.
+  virtual void paint(const PoolView<T>& u, const BlockInfo* info, int blocks, const Brush& brush,
+                     const double dx0[3], const fv::Paint& paint, fv::PaintSums* out) = 0;
   // Whole blocks of the listed slots (`slots` and `out` where the backend computes), for
   // another rank: variable after variable, each listed block's `u.stride` elements.
   virtual void gather_blocks(const PoolView<T>& u, const int* slots, int count, T* out) = 0;

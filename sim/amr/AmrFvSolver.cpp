@@ -36,6 +36,7 @@
 #include "sim/amr/AmrHierarchy.hpp"
 #include "sim/amr/AmrMesh.hpp"
 #include "sim/amr/AmrParams.hpp"
+#include "sim/core/Brush.hpp"
 #include "sim/core/CommonConfig.hpp"
 #include "sim/core/ConfigError.hpp"
 #include "sim/core/CudaRuntime.hpp"
@@ -49,6 +50,7 @@
 #include "sim/fv/FvLiveConfig.hpp"
 #include "sim/fv/FvSolver.hpp"
 #include "sim/fv/FvStep.hpp"
+#include "sim/fv/FvToolSpecs.hpp"
 
 namespace fluxview::amr {
 
@@ -203,6 +205,69 @@ class AmrFvSolver final : public Solver, public Hierarchy {
       update_rate();
     else
       finish_rate();
+  }
+
+  // The fluid tools of the uniform grid (blast, cloud: fv::fluid_tools), on every block
+  // cell whose centre the brush reaches, through the same per-cell formula
+  // (fv::paint_cell). A blast shares its energy by volume among those cells, whatever
+  // their levels. Obstacles need the uniform grid's stage that honours them: not here.
+  std::vector<ToolSpec> tools() const override { return fv::fluid_tools(len_); }
+
+  ToolReport apply_tool(const ToolCall& call) override {
+    if (call.tool != "blast" && call.tool != "cloud")
+      throw SteeringError(call.tool + ": not on the adaptive mesh; allowed: blast, cloud");
+    Brush brush;
+    double dx0[3];
+    for (int a = 0; a < 3; ++a) {
+      const bool active = mesh_->shape().active[a];
+      brush.centre[a] = a == 0 ? call.arg("x") : a == 1 ? call.arg("y") : call.arg("z");
+      brush.active[a] = active;
+      brush.period[a] = active && mesh_->shape().periodic[a] ? len_[a] : 0;
+      dx0[a] = len_[a] / top_[a];
+    }
+    brush.radius = brush.reach = call.arg("radius");
+    // The stroke's sums, each block's times its cells' volume (a reduced axis's one cell
+    // spans the box, as on the uniform grid), over every rank.
+    const auto paint = [&](const fv::Paint& p) {
+      const int n = mesh_->blocks();
+      std::vector<fv::PaintSums> per(std::size_t(std::max(n, 0)));
+      mesh_->backend().paint(mesh_->state().view(), mesh_->info_on_backend(), n, brush, dx0, p,
+                             per.data());
+      fv::PaintSums total;
+      double volume = 0;
+      for (int b = 0; b < n; ++b) {
+        double dv = 1;
+        for (int a = 0; a < 3; ++a)
+          dv *= mesh_->shape().active[a] ? dx0[a] / double(1 << mesh_->info()[std::size_t(b)].level)
+                                         : len_[a];
+        const fv::PaintSums& s = per[std::size_t(b)];
+        total.mass += s.mass * dv;
+        total.energy += s.energy * dv;
+        for (int a = 0; a < 3; ++a) total.momentum[a] += s.momentum[a] * dv;
+        total.cells += s.cells;
+        volume += double(s.cells) * dv;
+      }
+      total.mass = parallel::allreduce_sum(total.mass);
+      total.energy = parallel::allreduce_sum(total.energy);
+      for (double& m : total.momentum) m = parallel::allreduce_sum(m);
+      total.cells = parallel::allreduce_sum(total.cells);
+      return std::pair(total, parallel::allreduce_sum(volume));
+    };
+    // Half of the finest cell the mesh may have: the smallest brush that can hold a centre.
+    const double half_cell = 0.5 * dx0[0] / double(1 << cfg_.max_level);
+    ToolReport r;
+    if (call.tool == "blast") {
+      const auto [reached, volume] = paint({fv::PaintKind::count});
+      if (reached.cells == 0) throw fv::brush_holds_no_cell(call, half_cell);
+      r = fv::fluid_tool_report("blast",
+                                paint({fv::PaintKind::blast, call.arg("energy") / volume}).first);
+    } else {
+      const fv::PaintSums s = paint({fv::PaintKind::cloud, 0, call.arg("density_ratio")}).first;
+      if (s.cells == 0) throw fv::brush_holds_no_cell(call, half_cell);
+      r = fv::fluid_tool_report("cloud", s);
+    }
+    update_rate();
+    return r;
   }
 
   void synchronize() override {

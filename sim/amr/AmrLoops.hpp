@@ -206,6 +206,32 @@ void pack_on(const Space& space, const PoolView<T>& u, const BlockInfo* info, co
 }
 
 template <class Space, class T>
+void paint_on(const Space& space, const PoolView<T>& u, const BlockInfo* info, int blocks,
+              const Brush& brush, const double dx0[3], const fv::Paint& paint, fv::PaintSums* out) {
+  if (blocks <= 0) return;
+  std::vector<fv::PaintAcc> per(static_cast<std::size_t>(blocks));
+  Buffer dev;
+  fv::PaintAcc* acc = per.data();
+  if constexpr (!std::is_same_v<Space, exec::Host>) {
+    dev = Buffer(Location::device, per.size() * sizeof(fv::PaintAcc));
+    acc = static_cast<fv::PaintAcc*>(dev.data());
+  }
+  with_nv(u.nv, [&]<int NV>() {
+    PaintBody<T, NV> body;
+    body.u = u;
+    body.info = info;
+    body.brush = brush;
+    for (int a = 0; a < 3; ++a) body.dx0[a] = dx0[a];
+    body.paint = paint;
+    reduce_per_block(space, blocks, u.layout, fv::PaintAcc{}, body, acc);
+  });
+  if constexpr (!std::is_same_v<Space, exec::Host>)
+    copy_bytes(per.data(), Location::host, dev.data(), Location::device,
+               per.size() * sizeof(fv::PaintAcc));
+  for (int b = 0; b < blocks; ++b) out[b] = fv::sums_of(per[std::size_t(b)]);
+}
+
+template <class Space, class T>
 void gather_blocks_on(const Space& space, const PoolView<T>& u, const int* slots, int count,
                       T* out) {
   GatherBlocksBody<T> body;
@@ -268,6 +294,10 @@ class AmrBackendOn final : public AmrBackend<T> {
   void pack(const PoolView<T>& u, const BlockInfo* info, const T inv_dx0[3], int blocks,
             const fv::Physics<T>& ph, int what, T* out) override {
     pack_on(Space{}, u, info, inv_dx0, blocks, ph, what, out);
+  }
+  void paint(const PoolView<T>& u, const BlockInfo* info, int blocks, const Brush& brush,
+             const double dx0[3], const fv::Paint& paint, fv::PaintSums* out) override {
+    paint_on(Space{}, u, info, blocks, brush, dx0, paint, out);
   }
   void gather_blocks(const PoolView<T>& u, const int* slots, int count, T* out) override {
     gather_blocks_on(Space{}, u, slots, count, out);

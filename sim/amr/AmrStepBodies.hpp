@@ -9,10 +9,12 @@
 #include "sim/amr/AmrBackend.hpp"
 #include "sim/amr/AmrOperators.hpp"
 #include "sim/amr/MeshTasks.hpp"
+#include "sim/core/Brush.hpp"
 #include "sim/core/Exec.hpp"
 #include "sim/fv/FvLoops.hpp"
 #include "sim/fv/FvPhysics.hpp"
 #include "sim/fv/FvStep.hpp"
+#include "sim/fv/FvTools.hpp"
 
 namespace fluxview::amr {
 
@@ -115,6 +117,35 @@ struct TotalsBody {
       level_inv_dx(inv_dx0, info[b].level, inv);
       fv::add_cell_divergence(pool_fields(u), c, block_divergence_stencil(u, inv), acc);
     }
+  }
+};
+
+// A stroke of a steering tool (fv::Paint: count, blast or cloud) on every block cell whose
+// centre the brush reaches, through fv::paint_cell as on the uniform grid. `brush` holds
+// the centre, reach and periodic lengths; each block's cells get its level's origin and
+// spacing. The sums are per block and per unit volume (the host weights each block by its
+// cell volume).
+template <class T, int NV>
+struct PaintBody {
+  PoolView<T> u;
+  const BlockInfo* info = nullptr;
+  Brush brush;
+  double dx0[3] = {1, 1, 1};  // cell size at level 0
+  fv::Paint paint;
+
+  FLUXVIEW_HD void operator()(int b, int i, int j, int k, fv::PaintAcc& acc) const {
+    Brush at = brush;
+    const int block[3] = {u.layout.n[0], u.layout.n[1], u.layout.n[2]};
+    for (int a = 0; a < 3; ++a) {
+      at.spacing[a] = dx0[a] / double(1 << info[b].level);
+      at.origin[a] = (double(info[b].idx[a]) * block[a] + 0.5) * at.spacing[a];
+      at.offset[a] = 0;
+    }
+    if (!at.inside(i, j, k)) return;
+    acc.cells.add(1);
+    if (paint.kind == fv::PaintKind::count) return;
+    const std::int64_t c = u.cell(b, i, j, k);
+    store_cell<NV>(u, c, fv::paint_cell(load_cell<NV>(u, c), paint, acc));
   }
 };
 

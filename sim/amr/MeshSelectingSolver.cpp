@@ -101,8 +101,8 @@ class MeshSelectingSolver final : public Solver {
   void load_state(const SolverState& s) override {
     inner_->load_state(s);
   }
-  // Steering goes to the mesh's solver: both take the live keys; the uniform one has
-  // tools, the adaptive one none yet (Solver's defaults refuse a stroke).
+  // Steering goes to the mesh's solver: both take the live keys and the fluid tools; the
+  // uniform one also has obstacles.
   void set_live(const std::string& key, const ParamValue& value) override {
     inner_->set_live(key, value);
   }

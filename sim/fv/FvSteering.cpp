@@ -14,6 +14,7 @@
 #include "sim/fv/FvLiveConfig.hpp"
 #include "sim/fv/FvSolver.hpp"
 #include "sim/fv/FvSolverImpl.hpp"
+#include "sim/fv/FvToolSpecs.hpp"
 
 namespace fluxview::fv {
 
@@ -70,13 +71,11 @@ void FvSolver<T>::set_live(const std::string& key, const ParamValue& value) {
   rate_from_state();
 }
 
-template <class T>
-std::vector<ToolSpec> FvSolver<T>::tools() const {
-  const std::array<double, 3> box = config_.grid.length;
+std::vector<ToolSpec> fluid_tools(const std::array<double, 3>& box) {
   std::vector<ToolSpec> t;
   ToolSpec blast{"blast", "Set off a blast",
-                 "adds `energy` as heat, shared evenly among the fluid cells within radius (a "
-                 "Sedov-Taylor blast); reports the energy added",
+                 "adds `energy` as heat, shared evenly by volume among the fluid cells within "
+                 "radius (a Sedov-Taylor blast); reports the energy added",
                  brush_args(box), "energy"};
   blast.args.push_back(real_param("energy", 1, "J", 0, 1e30, "energy added", true));
   t.push_back(blast);
@@ -88,6 +87,41 @@ std::vector<ToolSpec> FvSolver<T>::tools() const {
   cloud.args.push_back(
       real_param("density_ratio", 10, "", 0, 1e6, "cloud density over the gas it replaces", true));
   t.push_back(cloud);
+  return t;
+}
+
+ToolReport fluid_tool_report(const std::string& tool, const PaintSums& s) {
+  ToolReport r;
+  if (tool == "blast") {
+    r.amounts = {{"energy_added", "J", s.energy}, {"cells", "", double(s.cells)}};
+    r.summary =
+        "blast: " + short_number(s.energy) + " J added in " + std::to_string(s.cells) + " cells";
+  } else {
+    r.amounts = {{"mass_added", "kg", s.mass},
+                 {"energy_added", "J", s.energy},
+                 {"momentum_x_added", "kg m/s", s.momentum[0]},
+                 {"momentum_y_added", "kg m/s", s.momentum[1]},
+                 {"momentum_z_added", "kg m/s", s.momentum[2]},
+                 {"cells", "", double(s.cells)}};
+    r.summary =
+        "cloud: " + short_number(s.mass) + " kg added in " + std::to_string(s.cells) + " cells";
+  }
+  return r;
+}
+
+SteeringError brush_holds_no_cell(const ToolCall& call, double half_cell) {
+  return SteeringError(call.tool + ": the brush at (" + short_number(call.arg("x")) + ", " +
+                       short_number(call.arg("y")) + ", " + short_number(call.arg("z")) +
+                       ") m of radius " + short_number(call.arg("radius")) +
+                       " m holds no fluid cell centre; allowed: a centre inside the box, off "
+                       "the obstacles, and a radius of at least half a cell (" +
+                       short_number(half_cell) + " m)");
+}
+
+template <class T>
+std::vector<ToolSpec> FvSolver<T>::tools() const {
+  std::vector<ToolSpec> t = fluid_tools(config_.grid.length);
+  const std::array<double, 3> box = config_.grid.length;
   t.push_back({"obstacle", "Draw a solid obstacle",
                "makes the cells within radius solid and at rest: reflecting walls the flow goes "
                "around; reports the mass they hold",
@@ -112,34 +146,25 @@ ToolReport FvSolver<T>::apply_tool(const ToolCall& call) {
   const auto paint = [&](const Paint& p) {
     return everywhere(tools_->paint(u, nv_, solid, layout(), b, p));
   };
-  const auto none = [&] {
-    return SteeringError(call.tool + ": the brush at (" + short_number(centre[0]) + ", " +
-                         short_number(centre[1]) + ", " + short_number(centre[2]) +
-                         ") m of radius " + short_number(radius) +
-                         " m holds no fluid cell centre; allowed: a centre inside the box, off "
-                         "the obstacles, and a radius of at least half a cell (" +
-                         short_number(0.5 * grid_.spacing[0]) + " m)");
+  const auto none = [&] { return brush_holds_no_cell(call, 0.5 * grid_.spacing[0]); };
+  // The sums per cell times the cell's volume.
+  const auto amounts = [&](PaintSums s) {
+    s.mass *= dv;
+    s.energy *= dv;
+    for (double& m : s.momentum) m *= dv;
+    return s;
   };
   ToolReport r;
   if (call.tool == "blast") {
     const std::int64_t cells = paint({PaintKind::count}).cells;
     if (cells == 0) throw none();
     const double energy = call.arg("energy");
-    const PaintSums s = paint({PaintKind::blast, energy / (double(cells) * dv)});
-    r.amounts = {{"energy_added", "J", s.energy * dv}, {"cells", "", double(s.cells)}};
-    r.summary = "blast: " + short_number(s.energy * dv) + " J added in " + std::to_string(s.cells) +
-                " cells";
+    r = fluid_tool_report("blast",
+                          amounts(paint({PaintKind::blast, energy / (double(cells) * dv)})));
   } else if (call.tool == "cloud") {
     const PaintSums s = paint({PaintKind::cloud, 0, call.arg("density_ratio")});
     if (s.cells == 0) throw none();
-    r.amounts = {{"mass_added", "kg", s.mass * dv},
-                 {"energy_added", "J", s.energy * dv},
-                 {"momentum_x_added", "kg m/s", s.momentum[0] * dv},
-                 {"momentum_y_added", "kg m/s", s.momentum[1] * dv},
-                 {"momentum_z_added", "kg m/s", s.momentum[2] * dv},
-                 {"cells", "", double(s.cells)}};
-    r.summary = "cloud: " + short_number(s.mass * dv) + " kg added in " + std::to_string(s.cells) +
-                " cells";
+    r = fluid_tool_report("cloud", amounts(s));
   } else if (call.tool == "obstacle") {
     // The stage that honours obstacles is the second-order one (FvTools.hpp).
     if (stage_path(config_) != StagePath::plm_faces || config_.time != TimeStepper::rk2)

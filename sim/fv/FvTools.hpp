@@ -66,56 +66,66 @@ struct PaintAcc {
   }
 };
 
-template <int NV, class Space, class T>
-PaintSums paint(const Space& space, const Conserved<T>& u, T* solid, const FieldLayout& l,
-                const Brush& b, const Paint& p) {
-  const PaintAcc acc = reduce_cells(
-      space, brush_box(b, l.n), PaintAcc{}, [=] FLUXVIEW_LAMBDA(int i, int j, int k, PaintAcc& a) {
-        if (!b.inside(i, j, k)) return;
-        const std::int64_t c = l.index(i, j, k);
-        const bool is_solid = solid != nullptr && solid[c] != T(0);
-        if (p.kind == PaintKind::free_solid) {
-          if (!is_solid) return;
-          solid[c] = T(0);
-          a.cells.add(1);
-          return;
-        }
-        if (is_solid) return;
-        a.cells.add(1);
-        if (p.kind == PaintKind::count) return;
-        const State<T, NV> s0 = load_state<NV>(u, c);
-        State<T, NV> s1 = s0;
-        const double rho = s0.v[kRho];
-        const double kin =
-            0.5 *
-            (double(s0.v[kMomX]) * s0.v[kMomX] + double(s0.v[kMomX + 1]) * s0.v[kMomX + 1] +
-             double(s0.v[kMomX + 2]) * s0.v[kMomX + 2]) /
-            rho;
-        if (p.kind == PaintKind::blast) {
-          s1.v[kEnergy] = T(double(s0.v[kEnergy]) + p.energy_density);
-        } else if (p.kind == PaintKind::cloud) {
-          s1.v[kRho] = T(p.ratio * rho);
-          for (int d = 0; d < 3; ++d) s1.v[kMomX + d] = T(p.ratio * double(s0.v[kMomX + d]));
-          s1.v[kEnergy] = T(double(s0.v[kEnergy]) + (p.ratio - 1) * kin);
-          if constexpr (has_tracer<NV>) s1.v[tracer_slot<NV>] = s1.v[kRho];
-        } else {  // make_solid
-          for (int d = 0; d < 3; ++d) s1.v[kMomX + d] = T(0);
-          s1.v[kEnergy] = T(double(s0.v[kEnergy]) - kin);
-          solid[c] = T(1);
-        }
-        // make_solid: what the obstacle takes out of the flow (its mass, at rest).
-        a.mass.add(p.kind == PaintKind::make_solid ? rho : double(s1.v[kRho]) - rho);
-        a.energy.add(double(s1.v[kEnergy]) - double(s0.v[kEnergy]));
-        for (int d = 0; d < 3; ++d)
-          a.momentum[d].add(double(s1.v[kMomX + d]) - double(s0.v[kMomX + d]));
-        store_state<NV>(u, c, s1);
-      });
+inline PaintSums sums_of(const PaintAcc& acc) {
   PaintSums r;
   r.mass = acc.mass.value;
   r.energy = acc.energy.value;
   for (int d = 0; d < 3; ++d) r.momentum[d] = acc.momentum[d].value;
   r.cells = acc.cells.value;
   return r;
+}
+
+// What a stroke does to one fluid cell (blast, cloud or make_solid; the top of this section
+// says what), the change in mass, momentum and energy per unit volume added to `a`:
+// written once for the uniform grid (paint below) and the adaptive mesh's blocks
+// (sim/amr/AmrStepBodies.hpp). make_solid reports the mass the cell holds.
+template <int NV, class T>
+FLUXVIEW_HD State<T, NV> paint_cell(const State<T, NV>& s0, const Paint& p, PaintAcc& a) {
+  State<T, NV> s1 = s0;
+  const double rho = s0.v[kRho];
+  const double kin =
+      0.5 *
+      (double(s0.v[kMomX]) * s0.v[kMomX] + double(s0.v[kMomX + 1]) * s0.v[kMomX + 1] +
+       double(s0.v[kMomX + 2]) * s0.v[kMomX + 2]) /
+      rho;
+  if (p.kind == PaintKind::blast) {
+    s1.v[kEnergy] = T(double(s0.v[kEnergy]) + p.energy_density);
+  } else if (p.kind == PaintKind::cloud) {
+    s1.v[kRho] = T(p.ratio * rho);
+    for (int d = 0; d < 3; ++d) s1.v[kMomX + d] = T(p.ratio * double(s0.v[kMomX + d]));
+    s1.v[kEnergy] = T(double(s0.v[kEnergy]) + (p.ratio - 1) * kin);
+    if constexpr (has_tracer<NV>) s1.v[tracer_slot<NV>] = s1.v[kRho];
+  } else {  // make_solid
+    for (int d = 0; d < 3; ++d) s1.v[kMomX + d] = T(0);
+    s1.v[kEnergy] = T(double(s0.v[kEnergy]) - kin);
+  }
+  a.mass.add(p.kind == PaintKind::make_solid ? rho : double(s1.v[kRho]) - rho);
+  a.energy.add(double(s1.v[kEnergy]) - double(s0.v[kEnergy]));
+  for (int d = 0; d < 3; ++d) a.momentum[d].add(double(s1.v[kMomX + d]) - double(s0.v[kMomX + d]));
+  return s1;
+}
+
+template <int NV, class Space, class T>
+PaintSums paint(const Space& space, const Conserved<T>& u, T* solid, const FieldLayout& l,
+                const Brush& b, const Paint& p) {
+  const PaintAcc acc = reduce_cells(space, brush_box(b, l.n), PaintAcc{},
+                                    [=] FLUXVIEW_LAMBDA(int i, int j, int k, PaintAcc& a) {
+                                      if (!b.inside(i, j, k)) return;
+                                      const std::int64_t c = l.index(i, j, k);
+                                      const bool is_solid = solid != nullptr && solid[c] != T(0);
+                                      if (p.kind == PaintKind::free_solid) {
+                                        if (!is_solid) return;
+                                        solid[c] = T(0);
+                                        a.cells.add(1);
+                                        return;
+                                      }
+                                      if (is_solid) return;
+                                      a.cells.add(1);
+                                      if (p.kind == PaintKind::count) return;
+                                      store_state<NV>(u, c, paint_cell(load_state<NV>(u, c), p, a));
+                                      if (p.kind == PaintKind::make_solid) solid[c] = T(1);
+                                    });
+  return sums_of(acc);
 }
 
 // ---- the stage with obstacles ---------------------------------------------------------

@@ -11,12 +11,15 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/amr/AmrHierarchy.hpp"
+#include "sim/core/Steering.hpp"
 #include "tests/amr/AmrTestUtil.hpp"
 #include "tests/fv/FvTestUtil.hpp"
 #include "tests/support/NeedCuda.hpp"
@@ -27,11 +30,20 @@ using namespace fluxview::fv::test;
 namespace {
 
 // The same run on both backends: the meshes must match block for block, and every field
-// of every block agree to `tol` relative to the field's largest magnitude.
+// of every block agree to `tol` relative to the field's largest magnitude. `steer`, where
+// given, acts on both (live changes, tools) after `steer_at` steps.
 void compare_backends(const std::string& scenario, const std::vector<std::string>& o,
-                      Precision precision, std::int64_t steps, double tol) {
+                      Precision precision, std::int64_t steps, double tol,
+                      std::int64_t steer_at = 0, const std::function<void(Solver&)>& steer = {}) {
   auto cpu = make_solver(scenario, o, BackendKind::cpu, precision);
   auto gpu = make_solver(scenario, o, BackendKind::cuda, precision);
+  if (steer) {
+    for (Solver* s : {cpu.get(), gpu.get()}) {
+      s->advance(steer_at);
+      steer(*s);
+    }
+    steps -= steer_at;
+  }
   cpu->advance(steps);
   gpu->advance(steps);
   gpu->synchronize();
@@ -108,6 +120,26 @@ TEST(AmrCuda, CloudWithTracerAndBlocksOf16And32MatchTheCpu) {
   compare_backends("fv/sedov",
                    {"grid.n=64", "fv.mesh=amr", "fv.amr.block=32", "fv.amr.max_level=1"},
                    Precision::f64, 20, 1e-11);
+}
+
+// Steering on the device: a blast and a cloud through the block loop (PaintBody), gamma
+// and a wall through set_live, then regrids around them; written 2026-11-25 without a GPU
+// at hand (the CPU side is tests/steering's AmrTools and LiveParams.AdaptiveMesh*).
+TEST(AmrCuda, SteeringMatchesTheCpu) {
+  FLUXVIEW_NEED_CUDA();
+  compare_backends(
+      "fv/sedov",
+      {"grid.nx=64", "grid.ny=64", "grid.nz=1", "fv.mesh=amr", "fv.amr.block=8",
+       "fv.amr.max_level=2", "fv.amr.regrid_every=2", "fv.tracer=true"},
+      Precision::f64, 30, 1e-11, 6, [](Solver& s) {
+        auto tool = [&](const std::string& name, const std::map<std::string, double>& args) {
+          s.apply_tool(resolve_tool_call(s.tools(), ToolCall{name, args}, "test"));
+        };
+        tool("blast", {{"x", 0.7}, {"y", 0.3}, {"radius", 0.1}, {"energy", 0.3}});
+        tool("cloud", {{"x", 0.3}, {"y", 0.6}, {"radius", 0.12}, {"density_ratio", 5}});
+        s.set_live("fv.gamma", ParamValue(5.0 / 3.0));
+        s.set_live("fv.bc_xmin", ParamValue(std::string("reflecting")));
+      });
 }
 
 TEST(AmrCuda, TubesAlongEveryAxisAndATwoDimensionalMeshMatchTheCpu) {

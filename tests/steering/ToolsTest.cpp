@@ -7,12 +7,17 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <numbers>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#if defined(FLUXVIEW_HAVE_AMR)
+#include "sim/amr/AmrHierarchy.hpp"
+#endif
 #include "sim/core/Probe.hpp"
 #include "tests/steering/SteeringTestUtil.hpp"
 
@@ -275,5 +280,103 @@ TEST(FvTools, ObstaclesTravelInCheckpointsAndCanBeErased) {
   s->advance(5);
   EXPECT_EQ(diagnostic(*s, "nonfinite_cells"), 0);
 }
+
+#if defined(FLUXVIEW_HAVE_AMR)
+// ---- fv on the adaptive mesh ---------------------------------------------------------------
+
+// A 2D blast in a periodic box on blocks of 8, two levels: the centre refined.
+const std::vector<std::string> kAmrBlast = {"grid.nx=32",
+                                            "grid.ny=32",
+                                            "grid.nz=1",
+                                            "fv.mesh=amr",
+                                            "fv.amr.block=8",
+                                            "fv.amr.max_level=2",
+                                            "fv.amr.regrid_every=2",
+                                            "fv.bc=periodic"};
+
+// Per level, the cells of this rank's blocks whose centres lie within `radius` of (x, y),
+// and the sum of `field` times the cell's area over them (counted here from the blocks'
+// positions, independently of the tools' loop).
+struct Reached {
+  std::map<int, int> cells;  // per level
+  double integral = 0;
+};
+Reached reached(const Solver& s, const std::string& field, double x, double y, double radius) {
+  const amr::Hierarchy* h = amr::hierarchy_of(s);
+  const HostArray v = h->block_values(field);
+  const auto blocks = h->local_blocks();
+  const int b = h->block_cells()[0];
+  Reached r;
+  for (std::size_t n = 0; n < blocks.size(); ++n) {
+    const double dx = 1.0 / (h->top_cells()[0] * double(1 << blocks[n].level));
+    for (int j = 0; j < b; ++j)
+      for (int i = 0; i < b; ++i) {
+        const double cx = (blocks[n].idx[0] * b + i + 0.5) * dx;
+        const double cy = (blocks[n].idx[1] * b + j + 0.5) * dx;
+        if (std::hypot(cx - x, cy - y) > radius) continue;
+        ++r.cells[blocks[n].level];
+        r.integral += v.at(std::int64_t(n) * b * b + std::int64_t(j) * b + i) * dx * dx;
+      }
+  }
+  return r;
+}
+
+TEST(AmrTools, TheMeshHasTheFluidToolsAndRefusesObstaclesNamingThem) {
+  auto s = make_solver("fv/sedov", kAmrBlast);
+  std::vector<std::string> names;
+  for (const ToolSpec& t : s->tools()) names.push_back(t.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"blast", "cloud"}));
+  try {
+    s->apply_tool(ToolCall{"obstacle", {{"x", 0.5}, {"y", 0.5}, {"z", 0.5}, {"radius", 0.1}}});
+    FAIL() << "an obstacle on the adaptive mesh";
+  } catch (const SteeringError& e) {
+    EXPECT_NE(std::string(e.what()).find("allowed: blast, cloud"), std::string::npos) << e.what();
+  }
+  // A brush between cell centres reaches none: refused, nothing changed.
+  const double e0 = diagnostic(*s, "energy");
+  EXPECT_THROW(s->apply_tool(call(*s, "blast", {{"x", 0.0}, {"y", 0.0}, {"radius", 1e-4}})),
+               SteeringError);
+  EXPECT_EQ(diagnostic(*s, "energy"), e0);
+}
+
+// A brush across the refined centre and the coarse blocks around it: the energy shared by
+// volume among the cells of both levels, exactly the energy asked for, then conserved.
+TEST(AmrTools, ABlastAddsExactlyItsEnergyOnEveryLevelItReaches) {
+  auto s = make_solver("fv/sedov", kAmrBlast);
+  s->advance(2);
+  const double e0 = diagnostic(*s, "energy"), m0 = diagnostic(*s, "mass");
+  const double px = diagnostic(*s, "momentum_x");
+  const double x = 0.62, y = 0.5, radius = 0.2;
+  const Reached where = reached(*s, "rho", x, y, radius);
+  ASSERT_GE(where.cells.size(), 2u) << "the brush should reach two levels";
+  const ToolReport r =
+      s->apply_tool(call(*s, "blast", {{"x", x}, {"y", y}, {"radius", radius}, {"energy", 0.5}}));
+  int cells = 0;
+  for (const auto& [level, n] : where.cells) cells += n;
+  EXPECT_EQ(r.amount("cells"), cells);
+  EXPECT_NEAR(r.amount("energy_added"), 0.5, 1e-12);
+  EXPECT_NEAR(diagnostic(*s, "energy") - e0, 0.5, 1e-12);
+  EXPECT_EQ(diagnostic(*s, "mass"), m0);
+  EXPECT_EQ(diagnostic(*s, "momentum_x"), px);
+  s->advance(10);
+  EXPECT_NEAR(diagnostic(*s, "energy"), e0 + 0.5, 1e-9);
+}
+
+// A cloud multiplies the density of the cells it reaches: the mass added is (ratio - 1)
+// times their mass, counted here over both levels.
+TEST(AmrTools, ACloudAddsTheMassOfTheCellsItReaches) {
+  auto s = make_solver("fv/sedov", with(kAmrBlast, {"fv.tracer=true"}));
+  s->advance(2);
+  const double m0 = diagnostic(*s, "mass");
+  const double x = 0.4, y = 0.55, radius = 0.18;
+  const Reached where = reached(*s, "rho", x, y, radius);
+  ASSERT_GE(where.cells.size(), 2u) << "the brush should reach two levels";
+  const ToolReport r = s->apply_tool(
+      call(*s, "cloud", {{"x", x}, {"y", y}, {"radius", radius}, {"density_ratio", 4}}));
+  EXPECT_NEAR(r.amount("mass_added"), 3 * where.integral, 1e-12);
+  EXPECT_NEAR(diagnostic(*s, "mass") - m0, r.amount("mass_added"), 1e-12);
+  EXPECT_NEAR(diagnostic(*s, "tracer_mass"), 4 * where.integral, 1e-12);
+}
+#endif
 
 }  // namespace
