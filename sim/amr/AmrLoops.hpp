@@ -122,6 +122,27 @@ double max_rate_on(const Space& space, const PoolView<T>& u, const BlockInfo* in
   return rate;
 }
 
+// Per block of slots [0, blocks): the accumulator its interior's cells give, on the host.
+// make_body.template operator()<NV>() makes the body (b, i, j, k, acc) for the pool's
+// variable count.
+template <class Acc, class Space, class T, class MakeBody>
+std::vector<Acc> per_block_on_host(const Space& space, const PoolView<T>& u, int blocks,
+                                   const MakeBody& make_body) {
+  std::vector<Acc> per(static_cast<std::size_t>(blocks));
+  Buffer dev;
+  Acc* out = per.data();
+  if constexpr (!std::is_same_v<Space, exec::Host>) {
+    dev = Buffer(Location::device, per.size() * sizeof(Acc));
+    out = static_cast<Acc*>(dev.data());
+  }
+  with_nv(u.nv, [&]<int NV>() {
+    reduce_per_block(space, blocks, u.layout, Acc{}, make_body.template operator()<NV>(), out);
+  });
+  if constexpr (!std::is_same_v<Space, exec::Host>)
+    copy_bytes(per.data(), Location::host, dev.data(), Location::device, per.size() * sizeof(Acc));
+  return per;
+}
+
 // Per block first, then the blocks in order on the host, each weighted by its cell volume:
 // a sum in two levels stays accurate over millions of cells (one running sum over them
 // would lose digits the conservation tests measure), and the order is fixed.
@@ -130,24 +151,15 @@ MeshTotals totals_on(const Space& space, const PoolView<T>& u, const BlockInfo* 
                      const fv::Physics<T>& ph, const T inv_dx0[3], double volume0, int dims) {
   MeshTotals r;
   if (blocks <= 0) return r;
-  std::vector<fv::TotalsAcc> per(static_cast<std::size_t>(blocks));
-  Buffer dev;
-  fv::TotalsAcc* out = per.data();
-  if constexpr (!std::is_same_v<Space, exec::Host>) {
-    dev = Buffer(Location::device, per.size() * sizeof(fv::TotalsAcc));
-    out = static_cast<fv::TotalsAcc*>(dev.data());
-  }
-  with_nv(u.nv, [&]<int NV>() {
-    TotalsBody<T, NV> body;
-    body.u = u;
-    body.info = info;
-    body.ph = ph;
-    for (int d = 0; d < 3; ++d) body.inv_dx0[d] = inv_dx0[d];
-    reduce_per_block(space, blocks, u.layout, fv::TotalsAcc{}, body, out);
-  });
-  if constexpr (!std::is_same_v<Space, exec::Host>)
-    copy_bytes(per.data(), Location::host, dev.data(), Location::device,
-               per.size() * sizeof(fv::TotalsAcc));
+  const std::vector<fv::TotalsAcc> per =
+      per_block_on_host<fv::TotalsAcc>(space, u, blocks, [&]<int NV>() {
+        TotalsBody<T, NV> body;
+        body.u = u;
+        body.info = info;
+        body.ph = ph;
+        for (int d = 0; d < 3; ++d) body.inv_dx0[d] = inv_dx0[d];
+        return body;
+      });
   std::vector<BlockInfo> levels(static_cast<std::size_t>(blocks));
   copy_bytes(levels.data(), Location::host, info, exec::location_of(space),
              levels.size() * sizeof(BlockInfo));
@@ -209,25 +221,16 @@ template <class Space, class T>
 void paint_on(const Space& space, const PoolView<T>& u, const BlockInfo* info, int blocks,
               const Brush& brush, const double dx0[3], const fv::Paint& paint, fv::PaintSums* out) {
   if (blocks <= 0) return;
-  std::vector<fv::PaintAcc> per(static_cast<std::size_t>(blocks));
-  Buffer dev;
-  fv::PaintAcc* acc = per.data();
-  if constexpr (!std::is_same_v<Space, exec::Host>) {
-    dev = Buffer(Location::device, per.size() * sizeof(fv::PaintAcc));
-    acc = static_cast<fv::PaintAcc*>(dev.data());
-  }
-  with_nv(u.nv, [&]<int NV>() {
-    PaintBody<T, NV> body;
-    body.u = u;
-    body.info = info;
-    body.brush = brush;
-    for (int a = 0; a < 3; ++a) body.dx0[a] = dx0[a];
-    body.paint = paint;
-    reduce_per_block(space, blocks, u.layout, fv::PaintAcc{}, body, acc);
-  });
-  if constexpr (!std::is_same_v<Space, exec::Host>)
-    copy_bytes(per.data(), Location::host, dev.data(), Location::device,
-               per.size() * sizeof(fv::PaintAcc));
+  const std::vector<fv::PaintAcc> per =
+      per_block_on_host<fv::PaintAcc>(space, u, blocks, [&]<int NV>() {
+        PaintBody<T, NV> body;
+        body.u = u;
+        body.info = info;
+        body.brush = brush;
+        for (int a = 0; a < 3; ++a) body.dx0[a] = dx0[a];
+        body.paint = paint;
+        return body;
+      });
   for (int b = 0; b < blocks; ++b) out[b] = fv::sums_of(per[std::size_t(b)]);
 }
 
