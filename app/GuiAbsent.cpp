@@ -1,5 +1,6 @@
 // The GUI entry points in a build without GLFW, libepoxy or ImGui.
 #include <iostream>
+#include <string>
 
 #include "app/GuiEntry.hpp"
 #include "app/RunOptions.hpp"

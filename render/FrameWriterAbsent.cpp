@@ -1,4 +1,6 @@
 // Headless frames in a build without EGL and libepoxy.
+#include <memory>
+
 #include "render/FrameWriter.hpp"
 #include "sim/core/ConfigError.hpp"
 

@@ -1,5 +1,10 @@
 // The Catalyst adaptor of a build without ParaView: --catalyst is refused with a message
 // that says why and what to install, before anything runs.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
 #include "insitu/catalyst/CatalystAdaptor.hpp"
 
 namespace fluxview {

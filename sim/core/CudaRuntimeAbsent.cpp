@@ -1,6 +1,9 @@
 // The CUDA services in a build without CUDA: no device, and a clear message for any
 // attempt to use one.
+#include <array>
+#include <cstddef>
 #include <stdexcept>
+#include <string>
 
 #include "sim/core/CudaRuntime.hpp"
 #include "sim/core/GhostPack.hpp"
