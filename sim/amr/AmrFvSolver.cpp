@@ -216,16 +216,16 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   ToolReport apply_tool(const ToolCall& call) override {
     if (call.tool != "blast" && call.tool != "cloud")
       throw SteeringError(call.tool + ": not on the adaptive mesh; allowed: blast, cloud");
-    Brush brush;
+    // The brush over the view grid gives the centre, reach, active axes and periodic
+    // lengths; PaintBody puts each block's origin and spacing in.
+    std::array<bool, 3> periodic{};
     double dx0[3];
     for (int a = 0; a < 3; ++a) {
-      const bool active = mesh_->shape().active[a];
-      brush.centre[a] = a == 0 ? call.arg("x") : a == 1 ? call.arg("y") : call.arg("z");
-      brush.active[a] = active;
-      brush.period[a] = active && mesh_->shape().periodic[a] ? len_[a] : 0;
+      periodic[a] = mesh_->shape().periodic[a];
       dx0[a] = len_[a] / top_[a];
     }
-    brush.radius = brush.reach = call.arg("radius");
+    const Brush brush = make_brush(grid_, {call.arg("x"), call.arg("y"), call.arg("z")},
+                                   call.arg("radius"), 1.0, periodic);
     // The stroke's sums, each block's times its cells' volume (a reduced axis's one cell
     // spans the box, as on the uniform grid), over every rank.
     const auto paint = [&](const fv::Paint& p) {
