@@ -295,6 +295,11 @@ struct BothSinks {
 // (-+1/4: the 5-point formulas), the flux along D at -+1/2 e_e (from the layer's states)
 // and the eight corners of the cell (after the layer) make it exact. The 3-point modes go
 // on to q_2 and q_3 as the first of their three layers.
+// Those few lines repeat what LayerToCoefficient does for the later layers. Routing the
+// layer through LayerToCoefficient instead (both sinks, as at M = 2) was measured on the
+// H100 on 2026-11-25, side by side in one session: weno4 + ader at 192^3 double fell from
+// 3.27e7 to 3.10e7 zones/s (ptxas: stack 2160 -> 2304 bytes, 28 bytes spilled), float and
+// MHD unchanged within 0.5%; so the first layer keeps its own copy (docs/performance.md).
 template <class T, int NV, int M, class Flux>
 struct FirstLayerOfDegree3 {
   static constexpr bool kKeepsAxisStates = true;  // the flux along D at -+1/2 e_e
