@@ -1,5 +1,7 @@
-// The finite-volume solver on the adaptive mesh. A step is fv's TVD RK2 in its
-// two-register form on the blocks of the state (U) and the scratch pool (U1):
+// The finite-volume solver on the adaptive mesh. A step is one of fv's Runge-Kutta schemes
+// (fv.time: TVD RK2 by default, SSP-RK3, SSP-RK(5,4); fv/TimeSteppers.hpp) on the blocks
+// of the registers' pools: the state (U), the scratch pool (U1) and, for the three-register
+// schemes, a third. TVD RK2, for example:
 //   fill ghosts of U;  U1 = U + dt L(U);            reflux into U1 (weight 1)
 //   fill ghosts of U1; U = 1/2 U + 1/2 (U1 + dt L(U1)); reflux into U (weight 1/2)
 // with one global dt from the CFL rate of every cell at its own level. Every
@@ -51,6 +53,7 @@
 #include "sim/fv/FvSolver.hpp"
 #include "sim/fv/FvStep.hpp"
 #include "sim/fv/FvToolSpecs.hpp"
+#include "sim/fv/TimeSteppers.hpp"
 
 namespace fluxview::amr {
 
@@ -79,6 +82,7 @@ const std::string kRateKey = "cfl_rate=";
 const std::string kCellUpdatesKey = "cell_updates=";
 const std::string kRegridsKey = "regrids=";
 const std::string kCorrectedKey = "corrected_cells=";
+const std::string kSchemeKey = "scheme=";
 
 template <class T>
 class AmrFvSolver final : public Solver, public Hierarchy {
@@ -89,14 +93,14 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     params_ = p;
     fv_ = fv::parse_config(p);
     cfg_ = read_amr_config(p);
-    // The blocks advance with the second-order stage (PLM or constant, TVD RK2), of the
-    // Euler equations or of MHD; the higher-order schemes of the uniform grid are not yet
-    // written for blocks.
-    if (fv::stage_path(fv_) != fv::StagePath::plm_faces || fv_.time != fv::TimeStepper::rk2)
+    // The blocks advance with the second-order stage (PLM or constant), of the Euler
+    // equations or of MHD, under any of the Runge-Kutta schemes; the higher-order
+    // reconstructions and ADER of the uniform grid are not yet written for blocks.
+    if (fv::stage_path(fv_) != fv::StagePath::plm_faces || fv_.time == fv::TimeStepper::ader)
       throw ConfigError("fv.mesh = amr runs the second-order scheme in this version, not " +
                         fv::scheme_name(fv_) +
                         "; allowed: fv.reconstruction = plm (primitive variables) or constant with "
-                        "fv.time = rk2, or fv.mesh = uniform for the higher orders");
+                        "fv.time = rk2, ssprk3 or rk4, or fv.mesh = uniform for the higher orders");
     where_ = backend_ == BackendKind::cuda ? Location::device : Location::host;
     MeshShape shape;
     shape.block = cfg_.block;
@@ -130,6 +134,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     choose_block_transport(p);
     mesh_ = std::make_unique<AmrMesh<T>>(shape, nv_, where_, ph_, fill_params());
     mesh_->set_block_transport(block_transport_);
+    mesh_->use_registers(fv::rk_scheme(fv_.time).registers);
     // The same limit on every rank (the free device memory differs between ranks sharing a
     // GPU): the refusals below then happen on every rank alike.
     max_blocks_ = cfg_.max_blocks > 0 ? cfg_.max_blocks : auto_max_blocks();
@@ -474,9 +479,11 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     return d;
   }
 
-  // The stage state of a cell update: reads U and U1 and writes U1 then U, as the uniform
-  // solver's model (5 nv reals per cell per step); ghost filling and refluxing not counted.
-  double bytes_per_cell_update() const override { return 5.0 * nv_ * sizeof(T); }
+  // The stages' registers a cell update reads and writes, as the uniform solver's model
+  // (5 nv reals per cell per step for rk2); ghost filling and refluxing not counted.
+  double bytes_per_cell_update() const override {
+    return fv::register_words_per_step(fv::rk_scheme(fv_.time)) * nv_ * sizeof(T);
+  }
   // The blocks' cells on every rank (the forest knows the count; no message).
   double cells_per_step() const override {
     return double(mesh_->forest().global_count()) * cells_per_block();
@@ -488,7 +495,8 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   // variable's block interiors, block after block in curve order, x fastest within a block;
   // in `extra` what the next step also reads: the CFL rate the last stage reduced (bit for
   // bit, in hexadecimal: after a step without a regrid it comes from the stage, which a
-  // restart cannot redo) and the counters of the diagnostics. Under MPI the ranks' leaves
+  // restart cannot redo), the counters of the diagnostics and the scheme (a restart with
+  // another is refused, as on the uniform grid). Under MPI the ranks' leaves
   // and blocks are gathered to the root, in rank order, which is curve order: the state is
   // the same on any rank count, and the root alone holds it (the other ranks' arrays are
   // empty; write_checkpoint writes the root's).
@@ -549,13 +557,22 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     extra << std::hexfloat << kRateKey << rate_ << "\n"
           << kCellUpdatesKey << cell_updates << "\n"
           << std::dec << kRegridsKey << regrids_ << "\n"
-          << kCorrectedKey << corrected_cells;
+          << kCorrectedKey << corrected_cells << "\n"
+          << kSchemeKey << fv::scheme_name(fv_);
     st.extra = extra.str();
     return st;
   }
 
   void load_state(const SolverState& st) override {
     const std::string what = "fv (amr) checkpoint: ";
+    // The scheme that wrote it, before anything changes (checkpoints from before schemes
+    // were recorded have none).
+    {
+      std::istringstream extra(st.extra);
+      for (std::string line; std::getline(extra, line);)
+        if (line.rfind(kSchemeKey, 0) == 0)
+          fv::check_checkpoint_scheme(line.substr(kSchemeKey.size()), fv_);
+    }
     if (st.on_grid || st.arrays.size() != std::size_t(nv_) + 1 || st.arrays[0].name != "leaves")
       throw std::runtime_error(
           what + "not a state of the adaptive mesh with " + std::to_string(nv_) +
@@ -600,6 +617,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     try {
       mesh_ = std::make_unique<AmrMesh<T>>(shape, nv_, where_, ph_, fill_params(), leaves);
       mesh_->set_block_transport(block_transport_);
+      mesh_->use_registers(fv::rk_scheme(fv_.time).registers);
     } catch (const std::runtime_error& e) {
       throw std::runtime_error(what + e.what());
     }
@@ -665,7 +683,8 @@ class AmrFvSolver final : public Solver, public Hierarchy {
         {"scheme", std::string(mhd() ? "MHD (GLM), " : "") +
                        std::string(ph_.plm ? "PLM theta=" + format_value(double(ph_.theta))
                                            : std::string("first order")) +
-                       ", " + fv::riemann_name(ph_.riemann) + ", TVD RK2, global dt"},
+                       ", " + fv::riemann_name(ph_.riemann) + ", " +
+                       fv::time_stepper_name(fv_.time) + ", global dt"},
         {"blocks", std::to_string(mesh_->forest().global_count())},
         {"deepest_level", std::to_string(deepest_level_)},
         {"view_level", std::to_string(view_level_)},
@@ -789,11 +808,11 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     return v;
   }
 
-  // Blocks that fit: two pools of blocks in 80% of the free device memory, or in half of
-  // the host's memory.
+  // Blocks that fit: a pool of blocks for each of the step's registers in 80% of the free
+  // device memory, or in half of the host's memory.
   std::int64_t auto_max_blocks() const {
-    const double per_block =
-        2.0 * double(BlockPool<T>::bytes_per_block(nv_, mesh_->state().layout()));
+    const double per_block = double(fv::rk_scheme(fv_.time).registers) *
+                             double(BlockPool<T>::bytes_per_block(nv_, mesh_->state().layout()));
     double room;
     if (where_ == Location::device) {
       std::size_t free_bytes = 0, total = 0;
@@ -918,32 +937,44 @@ class AmrFvSolver final : public Solver, public Hierarchy {
   void step_by(double h) override {
     rate_from_checkpoint_ = false;
     if (mhd()) set_cleaning();
-    const PoolView<T> u = mesh_->state().view(), u1 = mesh_->scratch().view();
+    // The uniform grid's Runge-Kutta schemes as data (fv/TimeSteppers.hpp): each stage
+    // fills its input's ghosts, advances every block into its output(s), then corrects the
+    // outputs at the coarse-fine faces with the weight b dt its flux divergence has there,
+    // so every register is conservative and so is the step (a convex combination of them).
+    const fv::RkScheme sch = fv::rk_scheme(fv_.time);
+    const PoolView<T> reg[fv::kMaxRkRegisters] = {
+        mesh_->state().view(), mesh_->scratch().view(),
+        sch.registers == 3 ? mesh_->third().view() : PoolView<T>{}};
     BlockStageArgs<T> a;
     a.info = mesh_->info_on_backend();
     a.blocks = mesh_->blocks();
-    a.dt = T(h);
     for (int d = 0; d < 3; ++d) a.inv_dx0[d] = inv_dx0_[d];
     a.ph = ph_;
     a.corrected = scalar(0);
-    // Stage 1: U1 = U + dt L(U).
-    timed(kGhostFilling, [&] { mesh_->fill_ghosts(u); });
-    a.u0 = u;
-    a.in = u;
-    a.out = u1;
-    a.weight_u0 = T(0);
-    a.weight_in = T(1);
-    timed(kStepping, [&] { run_stage(a); });
-    timed(kFluxCorrection, [&] { reflux(u, u1, T(h)); });
-    // Stage 2: U = 1/2 U + 1/2 (U1 + dt L(U1)), the next CFL rate reduced on the way.
-    timed(kGhostFilling, [&] { mesh_->fill_ghosts(u1); });
-    a.in = u1;
-    a.out = u;
-    a.weight_u0 = T(0.5);
-    a.weight_in = T(0.5);
-    a.rate_bits = scalar(1);
-    timed(kStepping, [&] { run_stage(a); });
-    timed(kFluxCorrection, [&] { reflux(u1, u, T(0.5 * h)); });
+    for (int st = 0; st < sch.stages; ++st) {
+      const fv::RkStage& g = sch.stage[st];
+      a.in = reg[g.in];
+      timed(kGhostFilling, [&] { mesh_->fill_ghosts(a.in); });
+      // A stage with two outputs (RK4's fourth) runs the blocks once for each: the
+      // blocks' stage writes one register a pass.
+      for (int o = 0; o < g.outputs; ++o) {
+        const fv::RkOutput& out = g.out[o];
+        // out = w0 U0 + w (in + dt L(in)) with U0 the one other register it combines.
+        int other = -1;
+        for (int r = 0; r < fv::kMaxRkRegisters; ++r)
+          if (r != g.in && out.a[r] != 0) other = r;
+        a.u0 = other >= 0 ? reg[other] : a.in;
+        a.out = reg[out.reg];
+        a.weight_u0 = other >= 0 ? T(out.a[other]) : T(0);
+        a.weight_in = T(out.a[g.in]);
+        a.dt = T(out.b / out.a[g.in] * h);
+        // The last stage reduces the next CFL rate on the way.
+        a.rate_bits = st + 1 == sch.stages && o + 1 == g.outputs ? scalar(1) : nullptr;
+        timed(kStepping, [&] { run_stage(a); });
+        timed(kFluxCorrection, [&] { reflux(a.in, a.out, T(out.b * h)); });
+      }
+    }
+    if (sch.result == 2) mesh_->take_third_as_state();
     time_ += h;
     ++step_;
     cell_updates_ += double(mesh_->blocks()) * cells_per_block();

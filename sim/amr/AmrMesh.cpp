@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -101,6 +102,7 @@ void AmrMesh<T>::layout_for_leaves() {
   const int slots = int(leaves.size() + ghosts.size());
   ensure_capacity(state_, slots);
   ensure_capacity(scratch_, slots);
+  if (registers() == 3) ensure_capacity(third_, slots);
   info_.resize(std::size_t(slots));
   for (int s = 0; s < slots; ++s) {
     const LeafKey& k = s < int(leaves.size()) ? leaves[std::size_t(s)]
@@ -111,6 +113,15 @@ void AmrMesh<T>::layout_for_leaves() {
   plan_ = build_plan(shape_, leaves, ghost_keys);
   upload_plan();
   exchange_.plan(forest_, where_, nv_, state_.view().stride);
+}
+
+template <class T>
+void AmrMesh<T>::use_registers(int registers) {
+  if (registers < 2 || registers > 3)
+    throw std::invalid_argument("AmrMesh: " + std::to_string(registers) + " registers (2 or 3)");
+  if (registers == 3 && this->registers() < 3)
+    third_ = BlockPool<T>(where_, nv_, layout_, std::max(state_.capacity(), 1));
+  if (registers == 2) third_ = BlockPool<T>();
 }
 
 template <class T>

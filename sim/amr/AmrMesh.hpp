@@ -1,13 +1,16 @@
 #pragma once
 // The adaptive mesh as a solver uses it: the forest, the blocks of the state and of one
-// scratch register in pools on the solver's backend, the neighbour lists (host and device
-// copies), and the operations between steps: fill ghosts, estimate, regrid.
+// scratch register (two for the three-register Runge-Kutta schemes) in pools on the
+// solver's backend, the neighbour lists (host and device copies), and the operations
+// between steps: fill ghosts, estimate, regrid.
 //
-// Slots of both pools are the forest's local leaves in curve order, then the ghost blocks
+// Slots of every pool are the forest's local leaves in curve order, then the ghost blocks
 // (other ranks' leaves across a face of ours, BlockExchange.hpp). Regrid writes the new
 // blocks from the state into the scratch pool and swaps the two, so the pool stays dense
-// (compacted) and in curve order, and the memory never exceeds two pools; under MPI the
-// blocks that the repartition gives to another rank then move there the same way.
+// (compacted) and in curve order, and a regrid needs no pool beyond the step's; under MPI
+// the blocks that the repartition gives to another rank then move there the same way.
+// The third pool only ever holds a stage's register within a step: a regrid lays it out
+// again for the new leaves and keeps nothing in it.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -53,6 +56,14 @@ class AmrMesh {
 
   BlockPool<T>& state() { return state_; }
   BlockPool<T>& scratch() { return scratch_; }
+  // The registers a step uses (fv::RkScheme::registers, 2 or 3): with 3 the third pool
+  // is allocated and laid out for the leaves from now on. Register r is state(),
+  // scratch(), third() for r = 0, 1, 2.
+  void use_registers(int registers);
+  int registers() const { return third_.capacity() > 0 ? 3 : 2; }
+  BlockPool<T>& third() { return third_; }
+  // A scheme whose result is in the third register (RK4) makes it the state.
+  void take_third_as_state() { state_.swap(third_); }
   Location where() const { return where_; }
   // The loops over the blocks' cells, on the pools' side.
   AmrBackend<T>& backend() { return *backend_; }
@@ -97,7 +108,7 @@ class AmrMesh {
   Forest forest_;
   BlockExchange<T> exchange_;
   FieldLayout layout_;
-  BlockPool<T> state_, scratch_;
+  BlockPool<T> state_, scratch_, third_;  // third_: empty (capacity 0) unless use_registers(3)
   MeshPlan plan_;
   std::vector<BlockInfo> info_;
   Buffer ghost_tasks_dev_, reflux_dev_, info_dev_, indicator_dev_;

@@ -43,21 +43,8 @@ template <class T>
 void FvSolver<T>::load_state(const SolverState& st) {
   // The scheme that wrote it (checkpoints from before schemes were recorded have none).
   const std::size_t at = st.extra.find(kSchemeKey);
-  if (at != std::string::npos) {
-    const std::string written = st.extra.substr(at + kSchemeKey.size());
-    // The Riemann solver (the middle of "plm primitive, hllc, rk2") is left out: it may
-    // change while the run goes (steering), and a restart gets it back from the journal.
-    const auto without_riemann = [](const std::string& scheme) {
-      const std::size_t a = scheme.find(", "), b = scheme.rfind(", ");
-      return a == std::string::npos || a == b ? scheme : scheme.substr(0, a) + scheme.substr(b);
-    };
-    if (without_riemann(written) != without_riemann(scheme_name(config_)) &&
-        !config_.allow_scheme_change)
-      throw std::runtime_error("fv checkpoint was written by the scheme '" + written +
-                               "' but this run is '" + scheme_name(config_) +
-                               "'; restart with the same fv.reconstruction, fv.variables and "
-                               "fv.time, or set fv.allow_scheme_change = true");
-  }
+  if (at != std::string::npos)
+    check_checkpoint_scheme(st.extra.substr(at + kSchemeKey.size()), config_);
   if (int(st.arrays.size()) != nv_ &&
       !(int(st.arrays.size()) == nv_ + 1 && st.arrays.back().name == kSolidArray))
     throw std::runtime_error("fv checkpoint holds " + std::to_string(st.arrays.size()) +

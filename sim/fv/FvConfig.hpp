@@ -114,6 +114,12 @@ StagePath stage_path(const FvConfig& c);
 // The scheme in words, for run facts and checkpoints: "weno4 characteristic, hllc, ader".
 std::string scheme_name(const FvConfig& c);
 
+// A checkpoint written by the scheme `written` (as scheme_name spells it) continues this
+// run only when it is this run's scheme, the Riemann solver aside (it may change while the
+// run goes, and a restart gets it back from the journal), or when fv.allow_scheme_change
+// asks for it; otherwise this throws, naming both schemes and the way out.
+void check_checkpoint_scheme(const std::string& written, const FvConfig& c);
+
 FvConfig parse_config(const ParamSet& p);
 
 // The physics in the solver's precision.

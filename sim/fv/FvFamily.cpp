@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <functional>
 #include <initializer_list>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -564,6 +566,19 @@ std::string scheme_name(const FvConfig& c) {
   if (c.reconstruction != Reconstruction::constant)
     s += std::string(" ") + variables_name(c.variables);
   return s + ", " + riemann_name(c.physics.riemann) + ", " + time_stepper_name(c.time);
+}
+
+void check_checkpoint_scheme(const std::string& written, const FvConfig& c) {
+  // The Riemann solver is the middle of "plm primitive, hllc, rk2".
+  const auto without_riemann = [](const std::string& scheme) {
+    const std::size_t a = scheme.find(", "), b = scheme.rfind(", ");
+    return a == std::string::npos || a == b ? scheme : scheme.substr(0, a) + scheme.substr(b);
+  };
+  if (without_riemann(written) != without_riemann(scheme_name(c)) && !c.allow_scheme_change)
+    throw std::runtime_error("fv checkpoint was written by the scheme '" + written +
+                             "' but this run is '" + scheme_name(c) +
+                             "'; restart with the same fv.reconstruction, fv.variables and "
+                             "fv.time, or set fv.allow_scheme_change = true");
 }
 
 const char* bc_name(Bc b) {

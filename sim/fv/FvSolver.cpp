@@ -221,19 +221,7 @@ std::vector<std::pair<std::string, std::string>> FvSolver<T>::run_facts() const 
 
 template <class T>
 double FvSolver<T>::bytes_per_cell_update() const {
-  const RkScheme s = rk_scheme(config_.time);
-  double words = 0;
-  for (int st = 0; st < s.stages; ++st) {
-    words += 1;  // the input
-    for (int o = 0; o < s.stage[st].outputs; ++o) {
-      const RkOutput& out = s.stage[st].out[o];
-      int other = 0;
-      for (int r = 0; r < kMaxRkRegisters; ++r)
-        if (out.a[r] != 0 && r != s.stage[st].in) ++other;
-      words += 1 + other;  // the output and the register it combines with
-    }
-  }
-  return words * nv_ * sizeof(T);
+  return double(register_words_per_step(rk_scheme(config_.time))) * nv_ * sizeof(T);
 }
 
 template class FvSolver<float>;

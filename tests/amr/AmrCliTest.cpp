@@ -70,7 +70,12 @@ INSTANTIATE_TEST_SUITE_P(
         // The blocks advance with the second-order stage only.
         Refusal{"HigherOrderSchemeOnTheAdaptiveMesh",
                 "fv/sod-amr --set fv.reconstruction=weno3 --set fv.time=ssprk3",
-                "fv.mesh = amr runs the second-order scheme in this version, not weno3"}),
+                "fv.mesh = amr runs the second-order scheme in this version, not weno3"},
+        // Every Runge-Kutta scheme runs on the mesh, ADER (a predictor per cell) does not.
+        Refusal{"AderOnTheAdaptiveMesh", "fv/sod-amr --set fv.time=ader",
+                "fv.mesh = amr runs the second-order scheme in this version, not plm primitive, "
+                "hllc, ader; allowed: fv.reconstruction = plm (primitive variables) or constant "
+                "with fv.time = rk2, ssprk3 or rk4"}),
     [](const ::testing::TestParamInfo<Refusal>& info) { return info.param.name; });
 
 TEST(AmrCli, TheGuardNamesTheBlockItsLevelAndTheCellOfAStateThatIsNotFinite) {

@@ -3,7 +3,7 @@
 // refluxing, regrid, indicator), in double and float; conservation on the device over
 // regrids; a restart on the device bit-identical; the Sedov shock radius at effective 256^3
 // within 2%; planes finer than the view grid equal to the CPU's; the guard over blocks; MHD
-// against the CPU and restarted.
+// against the CPU and restarted; SSP-RK3 and RK4 against the CPU and restarted.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -204,6 +204,19 @@ TEST(AmrCuda, RestartOnTheDeviceIsBitIdentical) {
   o.push_back("fv.tracer=true");
   for (Precision p : {Precision::f64, Precision::f32})
     expect_restart_bit_identical("fv/sedov", o, p, 13);
+}
+
+// The three-register Runge-Kutta schemes on the device: the third pool, each stage's
+// weights and refluxing, RK4's result taken from the third pool; and restarted.
+TEST(AmrCuda, RungeKuttaSchemesMatchTheCpuAndRestartBitIdentically) {
+  FLUXVIEW_NEED_CUDA();
+  for (const char* scheme : {"fv.time=ssprk3", "fv.time=rk4"}) {
+    SCOPED_TRACE(scheme);
+    std::vector<std::string> o = kAmrSedov;
+    o.push_back(scheme);
+    compare_backends("fv/sedov", o, Precision::f64, 30, 1e-11);
+    expect_restart_bit_identical("fv/sedov", o, Precision::f64, 9);
+  }
 }
 
 // MHD (nine variables, ten with the tracer: the kernel's shared memory beyond the 48 KiB a
