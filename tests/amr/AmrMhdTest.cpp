@@ -18,6 +18,7 @@
 #include "sim/amr/AmrHierarchy.hpp"
 #include "tests/amr/AmrTestUtil.hpp"
 #include "tests/amr/AmrTubeCheck.hpp"
+#include "tests/amr/FullyRefinedPair.hpp"
 #include "tests/fv/FvTestUtil.hpp"
 
 using namespace fluxview;
@@ -55,16 +56,7 @@ TEST(AmrMhd, FullyRefinedMeshStepsAsTheUniformGridOfItsCells) {
         "fv.blast_x=0.3", "fv.blast_y=0.6", "fv.blast_radius=0.15", "fv.blast_energy=0.3"}}};
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    std::vector<std::string> o = {"grid.nx=64", "grid.ny=64", "grid.nz=1"};
-    o.insert(o.end(), c.set.begin(), c.set.end());
-    auto uniform = make_solver(c.scenario, o);
-    // A 32^2 top grid in blocks of 8, every block at level 1: the cells of the uniform 64^2.
-    o.insert(o.end(), {"fv.mesh=amr", "fv.amr.block=8", "fv.amr.min_level=1", "fv.amr.max_level=1",
-                       "fv.amr.regrid_every=5"});
-    o[0] = "grid.nx=32";
-    o[1] = "grid.ny=32";
-    auto amr = make_solver(c.scenario, o);
-    ASSERT_EQ(diagnostic(*amr, "blocks_level_1"), 64);
+    auto [uniform, amr] = amr::test::fully_refined_pair(c.scenario, c.set);
     uniform->advance(20);
     amr->advance(20);
     EXPECT_EQ(amr->time(), uniform->time());  // the same steps: the same CFL rate

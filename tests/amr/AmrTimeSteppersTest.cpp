@@ -16,6 +16,7 @@
 #include "sim/amr/AmrHierarchy.hpp"
 #include "sim/core/FieldView.hpp"
 #include "sim/core/Solver.hpp"
+#include "tests/amr/FullyRefinedPair.hpp"
 #include "tests/fv/FvTestUtil.hpp"
 
 using namespace fluxview;
@@ -39,17 +40,9 @@ TEST(AmrRungeKutta, FullyRefinedMeshStepsAsTheUniformGridOfItsCellsAtEveryScheme
   for (const char* scheme : kSchemes)
     for (const Case& c : cases) {
       SCOPED_TRACE(std::string(c.name) + ", " + scheme);
-      std::vector<std::string> o = {"grid.nx=64", "grid.ny=64", "grid.nz=1",
-                                    std::string("fv.time=") + scheme};
+      std::vector<std::string> o = {std::string("fv.time=") + scheme};
       o.insert(o.end(), c.set.begin(), c.set.end());
-      auto uniform = make_solver(c.scenario, o);
-      // A 32^2 top grid in blocks of 8, every block at level 1: the cells of the uniform 64^2.
-      o.insert(o.end(), {"fv.mesh=amr", "fv.amr.block=8", "fv.amr.min_level=1",
-                         "fv.amr.max_level=1", "fv.amr.regrid_every=5"});
-      o[0] = "grid.nx=32";
-      o[1] = "grid.ny=32";
-      auto amr = make_solver(c.scenario, o);
-      ASSERT_EQ(diagnostic(*amr, "blocks_level_1"), 64);
+      auto [uniform, amr] = amr::test::fully_refined_pair(c.scenario, o);
       uniform->advance(12);
       amr->advance(12);
       EXPECT_EQ(amr->time(), uniform->time());  // the same steps: the same CFL rate
