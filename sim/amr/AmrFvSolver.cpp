@@ -959,15 +959,12 @@ class AmrFvSolver final : public Solver, public Hierarchy {
       // blocks' stage writes one register a pass.
       for (int o = 0; o < g.outputs; ++o) {
         const fv::RkOutput& out = g.out[o];
-        // out = w0 U0 + w (in + dt L(in)) with U0 the one other register it combines.
-        int other = -1;
-        for (int r = 0; r < fv::kMaxRkRegisters; ++r)
-          if (r != g.in && out.a[r] != 0) other = r;
-        a.u0 = other >= 0 ? reg[other] : a.in;
+        const fv::StageWeights sw = fv::stage_weights(g, out);
+        a.u0 = sw.other >= 0 ? reg[sw.other] : a.in;
         a.out = reg[out.reg];
-        a.weight_u0 = other >= 0 ? T(out.a[other]) : T(0);
-        a.weight_in = T(out.a[g.in]);
-        a.dt = T(out.b / out.a[g.in] * h);
+        a.weight_u0 = T(sw.weight_u0);
+        a.weight_in = T(sw.weight_in);
+        a.dt = T(sw.dt_per_h * h);
         // The last stage reduces the next CFL rate on the way.
         a.rate_bits = st + 1 == sch.stages && o + 1 == g.outputs ? scalar(1) : nullptr;
         timed(kStepping, [&] { run_stage(a); });

@@ -74,13 +74,10 @@ void FvSolver<T>::step_by(double h) {
     a.in = in;
     for (int o = 0; o < g.outputs; ++o) {
       const RkOutput& out = g.out[o];
-      // The other register the output combines with (at most one besides the input).
-      int other = -1;
-      for (int r = 0; r < kMaxRkRegisters; ++r)
-        if (r != g.in && out.a[r] != 0) other = r;
-      const Conserved<T> u0 = other >= 0 ? reg[other] : in;
-      const T w0 = other >= 0 ? T(out.a[other]) : T(0), w = T(out.a[g.in]);
-      const T dt = T(out.b / out.a[g.in] * h);
+      const StageWeights sw = stage_weights(g, out);
+      const Conserved<T> u0 = sw.other >= 0 ? reg[sw.other] : in;
+      const T w0 = T(sw.weight_u0), w = T(sw.weight_in);
+      const T dt = T(sw.dt_per_h * h);
       if (o == 0) {
         a.u0 = u0;
         a.out = reg[out.reg];

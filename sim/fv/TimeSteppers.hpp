@@ -135,6 +135,24 @@ inline constexpr RkScheme rk_scheme(TimeStepper t) {
   return s;
 }
 
+// One output of a stage in the form the stage routines take it:
+//   out = w0 U0 + w (in + dt L(in)),  dt = dt_per_h * h,
+// U0 the one register besides the input that the output combines (other < 0: none, w0 = 0;
+// no scheme here combines two).
+struct StageWeights {
+  int other = -1;
+  double weight_u0 = 0, weight_in = 1, dt_per_h = 1;
+};
+inline constexpr StageWeights stage_weights(const RkStage& g, const RkOutput& out) {
+  StageWeights w;
+  for (int r = 0; r < kMaxRkRegisters; ++r)
+    if (r != g.in && out.a[r] != 0) w.other = r;
+  w.weight_u0 = w.other >= 0 ? out.a[w.other] : 0;
+  w.weight_in = out.a[g.in];
+  w.dt_per_h = out.b / out.a[g.in];
+  return w;
+}
+
 // The registers' values a step reads and writes per cell and variable, for the
 // bandwidth model (Solver::bytes_per_cell_update): each stage reads its input, and each
 // output is written and reads the other register it combines with (5 for rk2).
@@ -142,13 +160,8 @@ inline constexpr int register_words_per_step(const RkScheme& s) {
   int words = 0;
   for (int st = 0; st < s.stages; ++st) {
     words += 1;  // the input
-    for (int o = 0; o < s.stage[st].outputs; ++o) {
-      const RkOutput& out = s.stage[st].out[o];
-      int other = 0;
-      for (int r = 0; r < kMaxRkRegisters; ++r)
-        if (out.a[r] != 0 && r != s.stage[st].in) ++other;
-      words += 1 + other;  // the output and the register it combines with
-    }
+    for (int o = 0; o < s.stage[st].outputs; ++o)
+      words += stage_weights(s.stage[st], s.stage[st].out[o]).other >= 0 ? 2 : 1;
   }
   return words;
 }
