@@ -42,6 +42,16 @@ struct BlockStageArgs {
   fv::Physics<T> ph;
   unsigned long long* corrected = nullptr;  // where the backend computes: fallback cells
   unsigned long long* rate_bits = nullptr;  // ditto, or null: max signal rate (double bits)
+  // The scheme: the second-order faces (PLM or constant) or WENO-Z's (AmrWenoZStage.hpp),
+  // and WENO-Z's reconstructed variables.
+  fv::StagePath path = fv::StagePath::plm_faces;
+  fv::ReconstructionVariables vars = fv::ReconstructionVariables::characteristic;
+};
+
+// How refluxing recomputes a face's flux: the stage's own scheme (AmrReflux.hpp).
+struct RefluxScheme {
+  fv::StagePath path = fv::StagePath::plm_faces;
+  fv::ReconstructionVariables vars = fv::ReconstructionVariables::characteristic;
 };
 
 // A box of cells of a uniform grid at some level that block `slot` covers (cell centres
@@ -83,12 +93,15 @@ class AmrBackend : public Backend {
   // its interior, into `out` where the backend computes.
   virtual void indicators(const PoolView<T>& u, int blocks, const FillParams& params,
                           const fv::Physics<T>& ph, T eps, T* out) = 0;
-  // One RK stage on every block (one launch on the device).
+  // One RK stage on every block (PLM: one launch on the device; WENO-Z: a few per group of
+  // blocks).
   virtual void stage(const BlockStageArgs<T>& a) = 0;
-  // Reflux tasks [begin, end) (one face kind) into `out`, from the stage input `in`.
+  // Reflux tasks [begin, end) (one face kind) into `out`, from the stage input `in`, the
+  // fluxes recomputed by the stage's `scheme`.
   virtual void reflux(const PoolView<T>& in, const PoolView<T>& out, const RefluxTask* tasks,
-                      int begin, int end, const BlockInfo* info, const fv::Physics<T>& ph, T coef,
-                      const T inv_dx0[3], int block, const bool active[3]) = 0;
+                      int begin, int end, const BlockInfo* info, const fv::Physics<T>& ph,
+                      const RefluxScheme& scheme, T coef, const T inv_dx0[3], int block,
+                      const bool active[3]) = 0;
   // Largest signal rate over slots [0, blocks) (not finite if any cell is not).
   virtual double max_rate(const PoolView<T>& u, const BlockInfo* info, int blocks,
                           const fv::Physics<T>& ph, const T inv_dx0[3]) = 0;

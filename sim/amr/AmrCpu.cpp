@@ -1,6 +1,7 @@
 // The host backend of the adaptive mesh: the loops of AmrLoops.hpp on exec::Host, and the
 // stage: fv's own host backend (FvCpu.cpp) advancing each block, blocks shared out to
-// OpenMP threads, each thread with its own fv backend (and so its own scratch fields).
+// OpenMP threads, each thread with its own fv backend (and so its own scratch fields); the
+// WENO-Z stage is the loops of AmrWenoZStage.hpp, as on the device.
 #include <omp.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "sim/core/ExecHost.hpp"
 
 #include "sim/amr/AmrLoops.hpp"
+#include "sim/amr/AmrWenoZStage.hpp"
 #include "sim/core/Buffer.hpp"
 
 namespace fluxview::amr {
@@ -79,6 +81,11 @@ void amr_stage_on(const exec::Host&, const BlockStageArgs<T>& a, StageWorkers<T>
 }
 
 template <class T>
+void wenoz_stage_on(const exec::Host& space, const BlockStageArgs<T>& a, Buffer& scratch) {
+  wenoz_block_stage(space, a, scratch);
+}
+
+template <class T>
 std::unique_ptr<AmrBackend<T>> make_host_amr_backend() {
   return std::make_unique<AmrBackendOn<exec::Host, T>>();
 }
@@ -97,6 +104,8 @@ template void amr_stage_on<float>(const exec::Host&, const BlockStageArgs<float>
                                   StageWorkers<float>&);
 template void amr_stage_on<double>(const exec::Host&, const BlockStageArgs<double>&,
                                    StageWorkers<double>&);
+template void wenoz_stage_on<float>(const exec::Host&, const BlockStageArgs<float>&, Buffer&);
+template void wenoz_stage_on<double>(const exec::Host&, const BlockStageArgs<double>&, Buffer&);
 template std::unique_ptr<AmrBackend<float>> make_amr_backend<float>(BackendKind);
 template std::unique_ptr<AmrBackend<double>> make_amr_backend<double>(BackendKind);
 

@@ -93,14 +93,16 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     params_ = p;
     fv_ = fv::parse_config(p);
     cfg_ = read_amr_config(p);
-    // The blocks advance with the second-order stage (PLM or constant), of the Euler
-    // equations or of MHD, under any of the Runge-Kutta schemes; the higher-order
-    // reconstructions and ADER of the uniform grid are not yet written for blocks.
-    if (fv::stage_path(fv_) != fv::StagePath::plm_faces || fv_.time == fv::TimeStepper::ader)
-      throw ConfigError("fv.mesh = amr runs the second-order scheme in this version, not " +
-                        fv::scheme_name(fv_) +
-                        "; allowed: fv.reconstruction = plm (primitive variables) or constant with "
-                        "fv.time = rk2, ssprk3 or rk4, or fv.mesh = uniform for the higher orders");
+    // The blocks advance with the second-order stage (PLM or constant) or with WENO-Z's
+    // face values (3 ghost layers), of the Euler equations or of MHD, under any of the
+    // Runge-Kutta schemes; the modal reconstructions (weno2 to weno4, PLM in other
+    // variables) and ADER of the uniform grid are not yet written for blocks (docs/amr.md).
+    const fv::StagePath path = fv::stage_path(fv_);
+    if (path == fv::StagePath::modal || fv_.time == fv::TimeStepper::ader)
+      throw ConfigError("fv.mesh = amr does not run " + fv::scheme_name(fv_) +
+                        " in this version; allowed: fv.reconstruction = plm (primitive "
+                        "variables), constant or wenoz5 with fv.time = rk2, ssprk3 or rk4, or "
+                        "fv.mesh = uniform for weno2, weno3, weno4 and ADER");
     where_ = backend_ == BackendKind::cuda ? Location::device : Location::host;
     MeshShape shape;
     shape.block = cfg_.block;
@@ -921,6 +923,9 @@ class AmrFvSolver final : public Solver, public Hierarchy {
 
   // Corrects `out` at every coarse-fine face from the fluxes of `in`, one face kind at a
   // time (a block has one face of each kind, so no cell is written twice at once).
+  // The stage's scheme, which refluxing recomputes the coarse-fine faces' fluxes with.
+  RefluxScheme reflux_scheme() const { return {fv::stage_path(fv_), fv_.variables}; }
+
   void reflux(const PoolView<T>& in, const PoolView<T>& out, T coef) {
     const MeshPlan& plan = mesh_->plan();
     bool active[3];
@@ -930,7 +935,8 @@ class AmrFvSolver final : public Solver, public Hierarchy {
                 end = plan.reflux_begin[std::size_t(f) + 1];
       if (begin == end) continue;
       mesh_->backend().reflux(in, out, mesh_->reflux_on_backend(), begin, end,
-                              mesh_->info_on_backend(), ph_, coef, inv_dx0_, cfg_.block, active);
+                              mesh_->info_on_backend(), ph_, reflux_scheme(), coef, inv_dx0_,
+                              cfg_.block, active);
     }
   }
 
@@ -950,6 +956,8 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     a.blocks = mesh_->blocks();
     for (int d = 0; d < 3; ++d) a.inv_dx0[d] = inv_dx0_[d];
     a.ph = ph_;
+    a.path = fv::stage_path(fv_);
+    a.vars = fv_.variables;
     a.corrected = scalar(0);
     for (int st = 0; st < sch.stages; ++st) {
       const fv::RkStage& g = sch.stage[st];

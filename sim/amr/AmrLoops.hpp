@@ -86,8 +86,8 @@ void indicators_on(const Space& space, const PoolView<T>& u, int blocks, const F
 template <class Space, class T>
 void reflux_on(const Space& space, const PoolView<T>& in, const PoolView<T>& out,
                const RefluxTask* tasks, int begin, int end, const BlockInfo* info,
-               const fv::Physics<T>& ph, T coef, const T inv_dx0[3], int block,
-               const bool active[3]) {
+               const fv::Physics<T>& ph, const RefluxScheme& scheme, T coef, const T inv_dx0[3],
+               int block, const bool active[3]) {
   with_nv(in.nv, [&]<int NV>() {
     RefluxBody<T, NV> body;
     body.in = in;
@@ -95,6 +95,9 @@ void reflux_on(const Space& space, const PoolView<T>& in, const PoolView<T>& out
     body.tasks = tasks;
     body.info = info;
     body.ph = ph;
+    body.rs.ph = ph;
+    body.rs.riemann = ph.riemann;
+    body.scheme = scheme;
     body.coef = coef;
     body.block = block;
     for (int d = 0; d < 3; ++d) {
@@ -246,17 +249,24 @@ void gather_blocks_on(const Space& space, const PoolView<T>& u, const int* slots
 }
 
 // What a stage keeps from call to call: on the host, fv's host backend for each OpenMP
-// thread (each with its own scratch fields); nothing on the device.
+// thread (each with its own scratch fields); the WENO-Z stage's face fluxes on either space.
 template <class T>
 struct StageWorkers {
   std::vector<std::unique_ptr<fv::FvBackend<T>>> host;
+  Buffer scratch;
 };
 
-// A stage on one space (AmrCpu.cpp, cuda/AmrKernels.cu).
+// A second-order stage on one space (AmrCpu.cpp, cuda/AmrKernels.cu).
 template <class T>
 void amr_stage_on(const exec::Host& space, const BlockStageArgs<T>& a, StageWorkers<T>& w);
 template <class T>
 void amr_stage_on(const exec::Device& space, const BlockStageArgs<T>& a, StageWorkers<T>& w);
+// A WENO-Z stage on one space (AmrWenoZStage.hpp, instantiated in AmrCpu.cpp and
+// cuda/AmrWenoZKernels.cu).
+template <class T>
+void wenoz_stage_on(const exec::Host& space, const BlockStageArgs<T>& a, Buffer& scratch);
+template <class T>
+void wenoz_stage_on(const exec::Device& space, const BlockStageArgs<T>& a, Buffer& scratch);
 
 template <class Space, class T>
 class AmrBackendOn final : public AmrBackend<T> {
@@ -274,11 +284,16 @@ class AmrBackendOn final : public AmrBackend<T> {
                   const fv::Physics<T>& ph, T eps, T* out) override {
     indicators_on(Space{}, u, blocks, params, ph, eps, out);
   }
-  void stage(const BlockStageArgs<T>& a) override { amr_stage_on(Space{}, a, workers_); }
+  void stage(const BlockStageArgs<T>& a) override {
+    if (a.path == fv::StagePath::wenoz_faces)
+      wenoz_stage_on(Space{}, a, workers_.scratch);
+    else
+      amr_stage_on(Space{}, a, workers_);
+  }
   void reflux(const PoolView<T>& in, const PoolView<T>& out, const RefluxTask* tasks, int begin,
-              int end, const BlockInfo* info, const fv::Physics<T>& ph, T coef, const T inv_dx0[3],
-              int block, const bool active[3]) override {
-    reflux_on(Space{}, in, out, tasks, begin, end, info, ph, coef, inv_dx0, block, active);
+              int end, const BlockInfo* info, const fv::Physics<T>& ph, const RefluxScheme& scheme,
+              T coef, const T inv_dx0[3], int block, const bool active[3]) override {
+    reflux_on(Space{}, in, out, tasks, begin, end, info, ph, scheme, coef, inv_dx0, block, active);
   }
   double max_rate(const PoolView<T>& u, const BlockInfo* info, int blocks, const fv::Physics<T>& ph,
                   const T inv_dx0[3]) override {
@@ -307,9 +322,10 @@ class AmrBackendOn final : public AmrBackend<T> {
   }
   std::string kernel() const override {
     if constexpr (std::is_same_v<Space, exec::Host>)
-      return "cpu-openmp: fv's stage per block";
+      return "cpu-openmp: fv's stage per block (WENO-Z: face and update loops over all blocks)";
     else
-      return "one block-stage kernel per RK stage over all blocks";
+      return "one block-stage kernel per RK stage over all blocks (WENO-Z: face and update "
+             "loops over groups of blocks)";
   }
 
  private:

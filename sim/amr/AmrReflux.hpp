@@ -11,12 +11,18 @@
 // order, or held at the floors, used other fluxes; those are counted in corrected_cells.)
 // With a global time step the correction is applied in every RK stage, scaled by the
 // stage's weight b: out += b dt (F_coarse - mean F_fine) / dx_coarse (sign by side).
+// The flux of a face is the stage's: fv::face_flux from the four cells across it (PLM or
+// constant), or fv::wenoz_face_flux from the six (WENO-Z); the blocks' ghost layers (3 for
+// WENO-Z) hold the cells beyond a block on either side.
 #include <cstdint>
 
+#include "sim/amr/AmrBackend.hpp"
 #include "sim/amr/BlockPool.hpp"
 #include "sim/amr/MeshTasks.hpp"
 #include "sim/amr/Topology.hpp"
+#include "sim/fv/EulerPolicies.hpp"
 #include "sim/fv/FvPhysics.hpp"
+#include "sim/fv/WenoZFaceFlux.hpp"
 
 namespace fluxview::amr {
 
@@ -26,6 +32,8 @@ struct RefluxBody {
   const RefluxTask* tasks = nullptr;
   const BlockInfo* info = nullptr;  // per slot
   fv::Physics<T> ph;
+  fv::EulerFaceSolver<T, NV> rs;  // WENO-Z's Riemann solver and face checks
+  RefluxScheme scheme;
   T coef = 0;                // b dt
   T inv_dx0[3] = {0, 0, 0};  // 1/dx of the top level (0 along an inactive axis)
   int block = 16;
@@ -43,16 +51,23 @@ struct RefluxBody {
     hi[task.axis] = lo[task.axis] + 1;
   }
 
+  // The flux along D through the face below cell `face` of the column through c (the
+  // face between cells face - 1 and face of block `slot`).
   template <int D>
-  FLUXVIEW_HD State<T, NV> flux(const PoolView<T>& u, int slot, const int c[3], int first) const {
-    // The face between cells first + 1 and first + 2 along D of the stencil first .. first + 3.
+  FLUXVIEW_HD State<T, NV> flux(const PoolView<T>& u, int slot, const int c[3], int face) const {
     const std::int64_t step = D == 0 ? 1 : (D == 1 ? u.layout.sy : u.layout.sz);
     int s[3] = {c[0], c[1], c[2]};
-    s[D] = first;
+    s[D] = face;
     const std::int64_t o = u.cell(slot, s[0], s[1], s[2]);
+    if (scheme.path == fv::StagePath::wenoz_faces) {
+      State<T, NV> w[6];
+#pragma unroll
+      for (int m = 0; m < 6; ++m) w[m] = load_cell<NV>(u, o + (m - 3) * step);
+      return fv::wenoz_face_flux<D, NV>(w, rs, scheme.vars);
+    }
     State<T, NV> q[4];
 #pragma unroll
-    for (int m = 0; m < 4; ++m) q[m] = fv::cons_to_prim(load_cell<NV>(u, o + m * step), ph);
+    for (int m = 0; m < 4; ++m) q[m] = fv::cons_to_prim(load_cell<NV>(u, o + (m - 2) * step), ph);
     return fv::face_flux<D>(q[0], q[1], q[2], q[3], ph);
   }
 
@@ -60,7 +75,7 @@ struct RefluxBody {
   FLUXVIEW_HD void correct(const RefluxTask& task, const int c[3]) const {
     const int n = block;
     // Coarse flux through the face: side 1 is between c and c + 1, side 0 between c - 1 and c.
-    const State<T, NV> fc = flux<D>(in, task.coarse, c, task.side == 1 ? c[D] - 1 : c[D] - 2);
+    const State<T, NV> fc = flux<D>(in, task.coarse, c, task.side == 1 ? c[D] + 1 : c[D]);
     // The 2^(d-1) fine faces covering this coarse face cell.
     State<T, NV> sum;
 #pragma unroll
@@ -83,7 +98,7 @@ struct RefluxBody {
         if (tb[r] >= 0) fc3[tb[r]] = 2 * c[tb[r]] - (c[tb[r]] / (n / 2)) * n + ((f >> r) & 1);
       // Fine side: the block above (side 1) meets the face at its low side, the one below
       // at its high side.
-      const State<T, NV> ff = flux<D>(in, fine, fc3, task.side == 1 ? -2 : n - 2);
+      const State<T, NV> ff = flux<D>(in, fine, fc3, task.side == 1 ? 0 : n);
 #pragma unroll
       for (int v = 0; v < NV; ++v) sum.v[v] += ff.v[v];
     }

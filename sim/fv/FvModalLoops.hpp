@@ -40,6 +40,7 @@
 #include "sim/fv/FvStep.hpp"
 #include "sim/fv/ModalFaceFlux.hpp"
 #include "sim/fv/WenoReconstruction.hpp"
+#include "sim/fv/WenoZFaceFlux.hpp"
 
 namespace fluxview::fv {
 
@@ -90,6 +91,26 @@ struct SlabArrays {
 // ADER and 2.4 times with rk4, and third order 0.7 times as fast: its two polynomials of
 // 15 modes fit a thread well enough that the extra pass's traffic costs more.
 inline constexpr int kFacePointsFromDegree = 3;
+
+// One cell's output of a stage from its flux divergence lv, the update every higher-order
+// path shares (and the adaptive mesh's WENO-Z stage, sim/amr): out = w0 U0 + w (in + dt L),
+// with the first-order (HLLE) fallback from the cell's face neighbours in `in` where that
+// is not admissible (`step`: the index strides along x, y, z, 0 along a reduced axis).
+template <int NV, class T>
+FLUXVIEW_HD State<T, NV> stage_output(const Conserved<T>& u0, const Conserved<T>& in,
+                                      std::int64_t c, const std::int64_t step[3],
+                                      const State<T, NV>& lv, T dt, T weight_u0, T weight_in,
+                                      const Physics<T>& ph, const T inv_dx[3],
+                                      unsigned long long& corrected) {
+  const auto first_order = [&] {
+    auto prim = [&](std::int64_t at) { return cons_to_prim(load_state<NV>(in, at), ph); };
+    return first_order_divergence(prim(c), prim(c - step[0]), prim(c + step[0]),
+                                  prim(c - step[1]), prim(c + step[1]), prim(c - step[2]),
+                                  prim(c + step[2]), ph, inv_dx);
+  };
+  return update_cell(load_state<NV>(u0, c), load_state<NV>(in, c), lv, dt, weight_u0, weight_in,
+                     ph, first_order, corrected);
+}
 
 namespace modal_detail {
 
@@ -350,7 +371,6 @@ void wenoz_face_pass(const Space& space, const StageArgs<T>& a, const SlabArrays
   const FieldLayout l = a.layout;
   const Conserved<T> in = a.in;
   const ReconstructionVariables vars = a.vars;
-  const Physics<T> ph = a.ph;
   const ScratchBox fb = s.face;
   T* flux = s.flux;
   exec::for_each_cell(
@@ -362,34 +382,7 @@ void wenoz_face_pass(const Space& space, const StageArgs<T>& a, const SlabArrays
           const int o = s6 - 3;
           u[s6] = load_cell<NV>(in, l, i + (D == 0) * o, j + (D == 1) * o, k + (D == 2) * o);
         }
-        State<T, NV> ref;
-        for (int v = 0; v < NV; ++v) ref.v[v] = T(0.5) * (u[2].v[v] + u[3].v[v]);
-        const EulerProjection<D, T, NV> proj(ref, vars, ph);
-        State<T, NV> w[6];
-        for (int s6 = 0; s6 < 6; ++s6) {
-          State<T, NV> d;
-          for (int v = 0; v < NV; ++v) d.v[v] = u[s6].v[v] - ref.v[v];
-          w[s6] = proj.to_fields(d);
-        }
-        State<T, NV> wl, wr;
-        for (int v = 0; v < NV; ++v) {
-          const T left[5] = {w[0].v[v], w[1].v[v], w[2].v[v], w[3].v[v], w[4].v[v]};
-          const T right[5] = {w[5].v[v], w[4].v[v], w[3].v[v], w[2].v[v], w[1].v[v]};
-          wl.v[v] = wenoz5_face(left);
-          wr.v[v] = wenoz5_face(right);
-        }
-        State<T, NV> ul = proj.from_fields(wl), ur = proj.from_fields(wr);
-        for (int v = 0; v < NV; ++v) {
-          ul.v[v] += ref.v[v];
-          ur.v[v] += ref.v[v];
-        }
-        // The face fallback: the two cell averages where a face value is not trusted.
-        const auto band = rs.band(u[2], u[3]);
-        if (!(rs.trusted_state(ul, band) && rs.trusted_state(ur, band))) {
-          ul = u[2];
-          ur = u[3];
-        }
-        const State<T, NV> f = rs.template flux<D>(ul, ur);
+        const State<T, NV> f = wenoz_face_flux<D, NV>(u, rs, vars);
         const std::int64_t q = fb.local(i, j, k);
         for (int v = 0; v < NV; ++v) flux[v * fb.cells + q] = f.v[v];
       },
@@ -423,26 +416,18 @@ UpdateAcc update_pass(const Space& space, const StageArgs<T>& a, const SlabArray
       space, cells, UpdateAcc{}, [=] FLUXVIEW_LAMBDA(int i, int j, int k, UpdateAcc& acc) {
         const FieldLayout& l = g.layout;
         const std::int64_t c = l.index(i, j, k);
-        const std::int64_t sx = l.n[0] > 1 ? 1 : 0, sy = l.n[1] > 1 ? l.sy : 0,
-                           sz = l.n[2] > 1 ? l.sz : 0;
+        const std::int64_t step[3] = {l.n[0] > 1 ? 1 : 0, l.n[1] > 1 ? l.sy : 0,
+                                      l.n[2] > 1 ? l.sz : 0};
         State<T, NV> lv;
         const std::int64_t q = cb.local(i, j, k);
         for (int v = 0; v < NV; ++v) lv.v[v] = div[v * cb.cells + q];
-        const auto first_order = [&] {
-          auto prim = [&](std::int64_t at) { return cons_to_prim(load_state<NV>(g.in, at), g.ph); };
-          return first_order_divergence(prim(c), prim(c - sx), prim(c + sx), prim(c - sy),
-                                        prim(c + sy), prim(c - sz), prim(c + sz), g.ph, g.inv_dx);
-        };
-        const State<T, NV> u = load_state<NV>(g.in, c);
         unsigned long long corrected = 0;
-        const State<T, NV> r = update_cell(load_state<NV>(g.u0, c), u, lv, g.dt, g.weight_u0,
-                                           g.weight_in, g.ph, first_order, corrected);
-        if (g.outputs == 2) {
-          const State<T, NV> r2 =
-              update_cell(load_state<NV>(g.u0_2, c), u, lv, g.dt_2, g.weight_u0_2, g.weight_in_2,
-                          g.ph, first_order, corrected);
-          store_state<NV>(g.out_2, c, r2);
-        }
+        const State<T, NV> r = stage_output(g.u0, g.in, c, step, lv, g.dt, g.weight_u0,
+                                            g.weight_in, g.ph, g.inv_dx, corrected);
+        if (g.outputs == 2)
+          store_state<NV>(g.out_2, c,
+                          stage_output(g.u0_2, g.in, c, step, lv, g.dt_2, g.weight_u0_2,
+                                       g.weight_in_2, g.ph, g.inv_dx, corrected));
         store_state<NV>(g.out, c, r);
         acc.corrected.add(corrected);
         if (with_rate) acc.rate.add(cell_signal_rate(r, g.ph, g.inv_dx));

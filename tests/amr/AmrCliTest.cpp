@@ -67,15 +67,16 @@ INSTANTIATE_TEST_SUITE_P(
                 "fv/sedov-amr --set grid.n=32 --set fv.amr.block=8 --set fv.amr.max_level=4 "
                 "--set fv.amr.max_blocks=200",
                 "fv.amr.max_level = 4: the initial condition refines to at least"},
-        // The blocks advance with the second-order stage only.
-        Refusal{"HigherOrderSchemeOnTheAdaptiveMesh",
+        // The blocks advance with the second-order stage or WENO-Z's, not the modal ones.
+        Refusal{"ModalSchemeOnTheAdaptiveMesh",
                 "fv/sod-amr --set fv.reconstruction=weno3 --set fv.time=ssprk3",
-                "fv.mesh = amr runs the second-order scheme in this version, not weno3"},
+                "fv.mesh = amr does not run weno3 characteristic, hllc, ssprk3 in this version; "
+                "allowed: fv.reconstruction = plm (primitive variables), constant or wenoz5"},
         // Every Runge-Kutta scheme runs on the mesh, ADER (a predictor per cell) does not.
         Refusal{"AderOnTheAdaptiveMesh", "fv/sod-amr --set fv.time=ader",
-                "fv.mesh = amr runs the second-order scheme in this version, not plm primitive, "
-                "hllc, ader; allowed: fv.reconstruction = plm (primitive variables) or constant "
-                "with fv.time = rk2, ssprk3 or rk4"}),
+                "fv.mesh = amr does not run plm primitive, hllc, ader in this version; allowed: "
+                "fv.reconstruction = plm (primitive variables), constant or wenoz5 with fv.time = "
+                "rk2, ssprk3 or rk4, or fv.mesh = uniform for weno2, weno3, weno4 and ADER"}),
     [](const ::testing::TestParamInfo<Refusal>& info) { return info.param.name; });
 
 TEST(AmrCli, TheGuardNamesTheBlockItsLevelAndTheCellOfAStateThatIsNotFinite) {

@@ -219,6 +219,27 @@ TEST(AmrCuda, RungeKuttaSchemesMatchTheCpuAndRestartBitIdentically) {
   }
 }
 
+// WENO-Z on the device (AmrWenoZStage.hpp's loops over groups of blocks, refluxing with
+// WENO-Z's fluxes, three ghost layers): hydro in double and float, MHD, 2D and 3D, blocks
+// of 8 and 16; and a restart, bit-identical.
+TEST(AmrCuda, WenoZMatchesTheCpuAndRestartsBitIdentically) {
+  FLUXVIEW_NEED_CUDA();
+  std::vector<std::string> o = kAmrSedov;
+  o.insert(o.end(), {"fv.reconstruction=wenoz5", "fv.time=rk4"});
+  compare_backends("fv/sedov", o, Precision::f64, 20, 1e-11);
+  compare_backends("fv/sedov", o, Precision::f32, 20, 1e-4);
+  expect_restart_bit_identical("fv/sedov", o, Precision::f64, 7);
+  compare_backends("fv/orszag-tang",
+                   {"grid.nx=64", "grid.ny=64", "fv.mesh=amr", "fv.amr.block=16",
+                    "fv.amr.max_level=2", "fv.reconstruction=wenoz5", "fv.time=ssprk3"},
+                   Precision::f64, 40, 1e-11);
+  compare_backends("fv/sedov",
+                   {"grid.n=32", "fv.mesh=amr", "fv.amr.block=8", "fv.amr.max_level=2",
+                    "fv.amr.regrid_every=2", "fv.physics=mhd", "fv.bx=0.5", "fv.by=0.3",
+                    "fv.ambient_p=0.1", "fv.reconstruction=wenoz5", "fv.variables=primitive"},
+                   Precision::f64, 20, 1e-11);
+}
+
 // MHD (nine variables, ten with the tracer: the kernel's shared memory beyond the 48 KiB a
 // launch gets unasked in double), adaptive and fully refined, in 2D and 3D, blocks of 8, 16
 // and 32; and a restart of it on the device, bit-identical.
