@@ -41,6 +41,8 @@
 // "Few values live", as the paper stresses for GPUs: a reconstruction reads its 5 or 7
 // values once, keeps only the candidates' modes (3 or 4 of 2 or 3 numbers) and their
 // indicators, and returns 2 or 3 modes.
+#include <limits>
+
 #include "sim/core/HostDevice.hpp"
 #include "sim/fv/FvPhysics.hpp"
 
@@ -270,7 +272,10 @@ FLUXVIEW_HD T wenoz5_face(const T u[5]) {
   const T be1 = c13 * a1 * a1 + q * b1 * b1;
   const T be2 = c13 * a2 * a2 + q * b2 * b2;
   const T sum = be0 + be1 + be2;
-  if (!(sum > T(0))) return q1 * T(0.6) + q0 * T(0.1) + q2 * T(0.3);  // linear data
+  // Linear data, and data whose indicators underflow: below the smallest normal number
+  // 1 / sum overflows and the relative indicators become inf * 0 = NaN. (A 3D MHD blast on
+  // the adaptive mesh met it: momentum differences of 1e-164 ahead of the wave, squared.)
+  if (!(sum >= std::numeric_limits<T>::min())) return q1 * T(0.6) + q0 * T(0.1) + q2 * T(0.3);
   // Indicators relative to their sum: the weights do not depend on the variable's units.
   const T inv = T(1) / sum, eps = T(1e-10);
   const T tau = fv_abs(be0 - be2) * inv;

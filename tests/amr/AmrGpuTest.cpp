@@ -220,15 +220,22 @@ TEST(AmrCuda, RungeKuttaSchemesMatchTheCpuAndRestartBitIdentically) {
 }
 
 // WENO-Z on the device (AmrWenoZStage.hpp's loops over groups of blocks, refluxing with
-// WENO-Z's fluxes, three ghost layers): hydro in double and float, MHD, 2D and 3D, blocks
-// of 8 and 16; and a restart, bit-identical.
+// WENO-Z's fluxes, three ghost layers): hydro and MHD in double, 2D and 3D, blocks of 8 and
+// 16, and a restart, bit-identical; float on the smooth vortex. Not float on a blast: WENO-Z's
+// weights are scale-free, and in float they amplify rounding there (on the CPU a change of
+// 1e-7 in the blast energy changes the fields by 1e-3 after 20-30 steps, on the uniform grid
+// too; PLM: 1e-6), so two backends' roundings part by as much.
 TEST(AmrCuda, WenoZMatchesTheCpuAndRestartsBitIdentically) {
   FLUXVIEW_NEED_CUDA();
   std::vector<std::string> o = kAmrSedov;
   o.insert(o.end(), {"fv.reconstruction=wenoz5", "fv.time=rk4"});
   compare_backends("fv/sedov", o, Precision::f64, 20, 1e-11);
-  compare_backends("fv/sedov", o, Precision::f32, 20, 1e-4);
   expect_restart_bit_identical("fv/sedov", o, Precision::f64, 7);
+  compare_backends("fv/isentropic-vortex",
+                   {"grid.nx=32", "grid.ny=32", "fv.reconstruction=wenoz5", "fv.time=ssprk3",
+                    "fv.mesh=amr", "fv.amr.block=8", "fv.amr.max_level=1", "fv.amr.refine=1e-9",
+                    "fv.amr.derefine=0", "fv.amr.region_xmax=0.5"},
+                   Precision::f32, 20, 1e-4);
   compare_backends("fv/orszag-tang",
                    {"grid.nx=64", "grid.ny=64", "fv.mesh=amr", "fv.amr.block=16",
                     "fv.amr.max_level=2", "fv.reconstruction=wenoz5", "fv.time=ssprk3"},

@@ -65,6 +65,20 @@ TEST(WenoReconstruction, ExactOnPolynomialsOfTheDesignDegree) {
   EXPECT_NEAR(wenoz5_face(u), 0.5 + 0.6 * 0.05 - 0.4 * 0.05 * 0.05, 1e-13);
 }
 
+TEST(WenoReconstruction, WenoZStaysFiniteOnDataWhoseIndicatorsUnderflow) {
+  // Ahead of a 3D MHD blast on the adaptive mesh (found there) the momentum was 1e-164 to
+  // 1e-150: differences whose squares are subnormal, so 1 / sum overflowed and the face
+  // value was NaN.
+  const double u[5] = {0, 0, 0, 0, 1e-160};
+  const double face = wenoz5_face(u);
+  ASSERT_TRUE(std::isfinite(face));
+  EXPECT_LE(std::fabs(face), 1e-160);
+  const float uf[5] = {0, 0, 0, 0, 1e-20f};
+  const float ff = wenoz5_face(uf);
+  ASSERT_TRUE(std::isfinite(ff));
+  EXPECT_LE(std::fabs(ff), 1e-20f);
+}
+
 TEST(WenoReconstruction, DesignOrderOnSmoothData) {
   // Face values of u = sin(2 pi x) + cos(pi x)/2 from exact averages; max error over the
   // cells of [0, 1] at N and 2N cells; the observed order.
