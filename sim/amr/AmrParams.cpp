@@ -21,7 +21,8 @@ std::vector<ParamSpec> amr_params() {
   std::vector<ParamSpec> p = {
       choice_param("fv.mesh", "uniform", {"uniform", "amr"},
                    "uniform: one grid of grid.nx x ny x nz cells; amr: block-structured adaptive "
-                   "mesh (p4est), grid.n* cells at its top level"),
+                   "mesh (p4est), grid.n* cells at its top level, with fv.reconstruction = "
+                   "plm, constant or wenoz5 and fv.time = rk2, ssprk3 or rk4"),
       int_param("fv.amr.block", 16, "cells", 8, 32,
                 "AMR: cells along each edge of a block (8, 16 or 32); divides grid.n* along "
                 "every active axis"),

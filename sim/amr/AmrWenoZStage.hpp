@@ -12,6 +12,7 @@
 // On a fully refined mesh it computes the bits of the uniform grid's stage on the host
 // (AmrRungeKutta.FullyRefinedMesh...).
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -82,7 +83,10 @@ struct WenoZUpdateBody {
     const int slot = faces[0].first + kk / l.n[2], k = kk % l.n[2];
     T inv_dx[3];
     level_inv_dx(a.inv_dx0, a.info[slot].level, inv_dx);
+    // Zero where no axis is active (a single cell: nothing flows); the first active axis
+    // assigns rather than adds, as the uniform grid's sum does.
     State<T, NV> lv;
+    for (int v = 0; v < NV; ++v) lv.v[v] = T(0);
     bool first = true;
 #pragma unroll
     for (int d = 0; d < 3; ++d) {
@@ -96,14 +100,11 @@ struct WenoZUpdateBody {
       }
       first = false;
     }
-    if (first)
-      for (int v = 0; v < NV; ++v) lv.v[v] = T(0);
     const std::int64_t c = a.in.cell(slot, i, j, k);
     const std::int64_t step[3] = {active[0] ? 1 : 0, active[1] ? l.sy : 0, active[2] ? l.sz : 0};
     unsigned long long corrected = 0;
-    const State<T, NV> r =
-        fv::stage_output(pool_fields(a.u0), pool_fields(a.in), c, step, lv, a.dt, a.weight_u0,
-                         a.weight_in, a.ph, inv_dx, corrected);
+    const State<T, NV> r = fv::stage_output(pool_fields(a.u0), pool_fields(a.in), c, step, lv, a.dt,
+                                            a.weight_u0, a.weight_in, a.ph, inv_dx, corrected);
     store_cell<NV>(a.out, c, r);
     acc.corrected.add(corrected);
     if (a.rate_bits) acc.rate.add(fv::cell_signal_rate(r, a.ph, inv_dx));
@@ -128,9 +129,10 @@ void wenoz_block_stage(const Space& space, const BlockStageArgs<T>& a, Buffer& s
       }
       per_block += faces[d].per_block;
     }
-    const std::size_t block_bytes = sizeof(T) * NV * std::size_t(std::max<std::int64_t>(1, per_block));
-    const int group = int(std::clamp<std::size_t>(fv::scratch_budget(space) / block_bytes, 1,
-                                                  std::size_t(a.blocks)));
+    const std::size_t block_bytes =
+        sizeof(T) * NV * std::size_t(std::max<std::int64_t>(1, per_block));
+    const int group = int(
+        std::clamp<std::size_t>(fv::scratch_budget(space) / block_bytes, 1, std::size_t(a.blocks)));
     if (scratch.bytes() < block_bytes * std::size_t(group))
       scratch = Buffer(exec::location_of(space), block_bytes * std::size_t(group));
     fv::EulerFaceSolver<T, NV> rs;
@@ -145,17 +147,20 @@ void wenoz_block_stage(const Space& space, const BlockStageArgs<T>& a, Buffer& s
         faces[d].flux = next;
         next += std::size_t(NV) * std::size_t(faces[d].total);
       }
-      if (active[0]) for_each_task_cell(space, b0, b1, WenoZFacesBody<T, NV, 0>{a.in, rs, a.vars, faces[0]});
-      if (active[1]) for_each_task_cell(space, b0, b1, WenoZFacesBody<T, NV, 1>{a.in, rs, a.vars, faces[1]});
-      if (active[2]) for_each_task_cell(space, b0, b1, WenoZFacesBody<T, NV, 2>{a.in, rs, a.vars, faces[2]});
+      if (active[0])
+        for_each_task_cell(space, b0, b1, WenoZFacesBody<T, NV, 0>{a.in, rs, a.vars, faces[0]});
+      if (active[1])
+        for_each_task_cell(space, b0, b1, WenoZFacesBody<T, NV, 1>{a.in, rs, a.vars, faces[1]});
+      if (active[2])
+        for_each_task_cell(space, b0, b1, WenoZFacesBody<T, NV, 2>{a.in, rs, a.vars, faces[2]});
       WenoZUpdateBody<T, NV> body;
       body.a = a;
       for (int d = 0; d < 3; ++d) {
         body.faces[d] = faces[d];
         body.active[d] = active[d];
       }
-      total.join(exec::reduce_cells(space, all_blocks(l, b1 - b0), fv::modal_detail::UpdateAcc{},
-                                    body));
+      total.join(
+          exec::reduce_cells(space, all_blocks(l, b1 - b0), fv::modal_detail::UpdateAcc{}, body));
     }
   });
   // Into the solver's counters where the backend computes: one cell's loop on either space.

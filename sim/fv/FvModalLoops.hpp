@@ -104,12 +104,12 @@ FLUXVIEW_HD State<T, NV> stage_output(const Conserved<T>& u0, const Conserved<T>
                                       unsigned long long& corrected) {
   const auto first_order = [&] {
     auto prim = [&](std::int64_t at) { return cons_to_prim(load_state<NV>(in, at), ph); };
-    return first_order_divergence(prim(c), prim(c - step[0]), prim(c + step[0]),
-                                  prim(c - step[1]), prim(c + step[1]), prim(c - step[2]),
-                                  prim(c + step[2]), ph, inv_dx);
+    return first_order_divergence(prim(c), prim(c - step[0]), prim(c + step[0]), prim(c - step[1]),
+                                  prim(c + step[1]), prim(c - step[2]), prim(c + step[2]), ph,
+                                  inv_dx);
   };
-  return update_cell(load_state<NV>(u0, c), load_state<NV>(in, c), lv, dt, weight_u0, weight_in,
-                     ph, first_order, corrected);
+  return update_cell(load_state<NV>(u0, c), load_state<NV>(in, c), lv, dt, weight_u0, weight_in, ph,
+                     first_order, corrected);
 }
 
 namespace modal_detail {
@@ -422,8 +422,8 @@ UpdateAcc update_pass(const Space& space, const StageArgs<T>& a, const SlabArray
         const std::int64_t q = cb.local(i, j, k);
         for (int v = 0; v < NV; ++v) lv.v[v] = div[v * cb.cells + q];
         unsigned long long corrected = 0;
-        const State<T, NV> r = stage_output(g.u0, g.in, c, step, lv, g.dt, g.weight_u0,
-                                            g.weight_in, g.ph, g.inv_dx, corrected);
+        const State<T, NV> r = stage_output(g.u0, g.in, c, step, lv, g.dt, g.weight_u0, g.weight_in,
+                                            g.ph, g.inv_dx, corrected);
         if (g.outputs == 2)
           store_state<NV>(g.out_2, c,
                           stage_output(g.u0_2, g.in, c, step, lv, g.dt_2, g.weight_u0_2,

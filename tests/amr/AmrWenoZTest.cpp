@@ -1,6 +1,7 @@
 // WENO-Z (fv.reconstruction = wenoz5) on the adaptive mesh (CPU): the blocks' three ghost
 // layers and the WENO-Z stage over all blocks. A fully refined mesh steps as the uniform
-// grid of its cells at every Runge-Kutta scheme, hydro and MHD, characteristic and
+// grid of its cells at every Runge-Kutta scheme, hydro and MHD (primitive variables, the
+// default there, and characteristic), hydro in characteristic (its default) and
 // primitive variables (bit for bit); a periodic blast keeps its totals to round-off over
 // many regrids (refluxing recomputes the coarse-fine fluxes with WENO-Z: with PLM's it
 // drifts); and on a mesh with coarse-fine faces through the vortex's path WENO-Z's error
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -49,6 +51,9 @@ TEST(AmrWenoZ, FullyRefinedMeshStepsAsTheUniformGridOfItsCells) {
   std::vector<std::string> primitive = blast;
   primitive.insert(primitive.end(), {"fv.time=rk2", "fv.variables=primitive"});
   cases.push_back({"blast, primitive variables", "fv/sedov", primitive});
+  cases.push_back({"Orszag-Tang, characteristic variables",
+                   "fv/orszag-tang",
+                   {"fv.time=rk2", "fv.variables=characteristic"}});
   for (const Case& c : cases) {
     std::vector<std::string> o = {"fv.reconstruction=wenoz5"};
     o.insert(o.end(), c.set.begin(), c.set.end());
@@ -73,12 +78,12 @@ TEST(AmrWenoZ, FullyRefinedMeshStepsAsTheUniformGridOfItsCells) {
 TEST(AmrWenoZ, PeriodicBlastConservesToRoundOffOverRegrids) {
   for (const char* scheme : {"rk2", "rk4"}) {
     SCOPED_TRACE(scheme);
-    auto s = make_solver("fv/sedov",
-                         {"fv.mesh=amr", "grid.nx=64", "grid.ny=32", "grid.nz=1", "fv.amr.block=8",
-                          "fv.amr.max_level=3", "fv.amr.regrid_every=2", "fv.blast_x=0.3",
-                          "fv.blast_y=0.6", "fv.blast_radius=0.2", "fv.ambient_p=0.1", "fv.ux=0.7",
-                          "fv.uy=-0.4", "fv.bc=periodic", "fv.reconstruction=wenoz5",
-                          std::string("fv.time=") + scheme});
+    auto s =
+        make_solver("fv/sedov", {"fv.mesh=amr", "grid.nx=64", "grid.ny=32", "grid.nz=1",
+                                 "fv.amr.block=8", "fv.amr.max_level=3", "fv.amr.regrid_every=2",
+                                 "fv.blast_x=0.3", "fv.blast_y=0.6", "fv.blast_radius=0.2",
+                                 "fv.ambient_p=0.1", "fv.ux=0.7", "fv.uy=-0.4", "fv.bc=periodic",
+                                 "fv.reconstruction=wenoz5", std::string("fv.time=") + scheme});
     const double m0 = diagnostic(*s, "mass"), e0 = diagnostic(*s, "energy");
     s->advance(20);
     const double m1 = diagnostic(*s, "mass"), e1 = diagnostic(*s, "energy");
@@ -96,11 +101,17 @@ TEST(AmrWenoZ, PeriodicBlastConservesToRoundOffOverRegrids) {
 // vortex at t = `until` on a mesh that does not change: a top grid of n^2 cells in blocks
 // of 8 whose blocks of x < 5 are at level 1, so coarse-fine faces cross the vortex's path.
 double vortex_error_on_a_fixed_mesh(int n, const std::string& reconstruction, double until) {
-  const std::vector<std::string> o = {
-      "grid.nx=" + std::to_string(n), "grid.ny=" + std::to_string(n),
-      "fv.reconstruction=" + reconstruction, "fv.time=rk4", "fv.mesh=amr", "fv.amr.block=8",
-      "fv.amr.max_level=1", "fv.amr.refine=1e-9", "fv.amr.derefine=0", "fv.amr.region_xmax=0.5",
-      "fv.amr.regrid_every=1000000"};
+  const std::vector<std::string> o = {"grid.nx=" + std::to_string(n),
+                                      "grid.ny=" + std::to_string(n),
+                                      "fv.reconstruction=" + reconstruction,
+                                      "fv.time=rk4",
+                                      "fv.mesh=amr",
+                                      "fv.amr.block=8",
+                                      "fv.amr.max_level=1",
+                                      "fv.amr.refine=1e-9",
+                                      "fv.amr.derefine=0",
+                                      "fv.amr.region_xmax=0.5",
+                                      "fv.amr.regrid_every=1000000"};
   auto s = make_solver("fv/isentropic-vortex", o);
   // The blocks of x < 5 that the vortex reaches (the far field is uniform to the estimate's
   // filter and stays at the top level): all 32 at n = 32, 120 of 128 at n = 64.

@@ -18,7 +18,6 @@ void wenoz_stage_on(const exec::Device& space, const BlockStageArgs<T>& a, Buffe
 }
 
 template void wenoz_stage_on<float>(const exec::Device&, const BlockStageArgs<float>&, Buffer&);
-template void wenoz_stage_on<double>(const exec::Device&, const BlockStageArgs<double>&,
-                                     Buffer&);
+template void wenoz_stage_on<double>(const exec::Device&, const BlockStageArgs<double>&, Buffer&);
 
 }  // namespace fluxview::amr
