@@ -921,11 +921,11 @@ class AmrFvSolver final : public Solver, public Hierarchy {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
-  // Corrects `out` at every coarse-fine face from the fluxes of `in`, one face kind at a
-  // time (a block has one face of each kind, so no cell is written twice at once).
   // The stage's scheme, which refluxing recomputes the coarse-fine faces' fluxes with.
   RefluxScheme reflux_scheme() const { return {fv::stage_path(fv_), fv_.variables}; }
 
+  // Corrects `out` at every coarse-fine face from the fluxes of `in`, one face kind at a
+  // time (a block has one face of each kind, so no cell is written twice at once).
   void reflux(const PoolView<T>& in, const PoolView<T>& out, T coef) {
     const MeshPlan& plan = mesh_->plan();
     bool active[3];

@@ -123,13 +123,14 @@ double vortex_error_on_a_fixed_mesh(int n, const std::string& reconstruction, do
   const HostArray rho = h.block_values("rho");
   const std::vector<amr::BlockBox> blocks = h.local_blocks();
   const double len = h.lengths()[0];
+  const int bc = h.block_cells()[0];  // cells of a block along x and y
   double sum = 0;
   std::int64_t at = 0;
   for (const amr::BlockBox& b : blocks) {
     const double dx = len / (n << b.level);
-    for (int j = 0; j < 8; ++j)
-      for (int i = 0; i < 8; ++i, ++at) {
-        const double x = (b.idx[0] * 8 + i + 0.5) * dx, y = (b.idx[1] * 8 + j + 0.5) * dx;
+    for (int j = 0; j < bc; ++j)
+      for (int i = 0; i < bc; ++i, ++at) {
+        const double x = (b.idx[0] * bc + i + 0.5) * dx, y = (b.idx[1] * bc + j + 0.5) * dx;
         const double want = fv::vortex_density_average(spec, x, y, dx, dx, s->time(), nullptr);
         sum += std::fabs(rho.at(at) - want) * dx * dx;
       }
