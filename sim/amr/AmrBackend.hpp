@@ -30,6 +30,14 @@ struct EulerAdmissible {
   }
 };
 
+// A stage's scheme, which refluxing recomputes the coarse-fine fluxes with (AmrReflux.hpp):
+// the second-order faces (PLM or constant) or WENO-Z's (AmrWenoZStage.hpp), and WENO-Z's
+// reconstructed variables.
+struct BlockScheme {
+  fv::StagePath path = fv::StagePath::plm_faces;
+  fv::ReconstructionVariables vars = fv::ReconstructionVariables::characteristic;
+};
+
 template <class T>
 struct BlockStageArgs {
   PoolView<T> u0;                          // U^n, read only at the cell itself (may be `out`)
@@ -42,16 +50,7 @@ struct BlockStageArgs {
   fv::Physics<T> ph;
   unsigned long long* corrected = nullptr;  // where the backend computes: fallback cells
   unsigned long long* rate_bits = nullptr;  // ditto, or null: max signal rate (double bits)
-  // The scheme: the second-order faces (PLM or constant) or WENO-Z's (AmrWenoZStage.hpp),
-  // and WENO-Z's reconstructed variables.
-  fv::StagePath path = fv::StagePath::plm_faces;
-  fv::ReconstructionVariables vars = fv::ReconstructionVariables::characteristic;
-};
-
-// How refluxing recomputes a face's flux: the stage's own scheme (AmrReflux.hpp).
-struct RefluxScheme {
-  fv::StagePath path = fv::StagePath::plm_faces;
-  fv::ReconstructionVariables vars = fv::ReconstructionVariables::characteristic;
+  BlockScheme scheme;
 };
 
 // A box of cells of a uniform grid at some level that block `slot` covers (cell centres
@@ -100,7 +99,7 @@ class AmrBackend : public Backend {
   // fluxes recomputed by the stage's `scheme`.
   virtual void reflux(const PoolView<T>& in, const PoolView<T>& out, const RefluxTask* tasks,
                       int begin, int end, const BlockInfo* info, const fv::Physics<T>& ph,
-                      const RefluxScheme& scheme, T coef, const T inv_dx0[3], int block,
+                      const BlockScheme& scheme, T coef, const T inv_dx0[3], int block,
                       const bool active[3]) = 0;
   // Largest signal rate over slots [0, blocks) (not finite if any cell is not).
   virtual double max_rate(const PoolView<T>& u, const BlockInfo* info, int blocks,

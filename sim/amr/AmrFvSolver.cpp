@@ -921,8 +921,9 @@ class AmrFvSolver final : public Solver, public Hierarchy {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
-  // The stage's scheme, which refluxing recomputes the coarse-fine faces' fluxes with.
-  RefluxScheme reflux_scheme() const { return {fv::stage_path(fv_), fv_.variables}; }
+  // The run's scheme: the stage takes it, and refluxing recomputes the coarse-fine faces'
+  // fluxes with it.
+  BlockScheme block_scheme() const { return {fv::stage_path(fv_), fv_.variables}; }
 
   // Corrects `out` at every coarse-fine face from the fluxes of `in`, one face kind at a
   // time (a block has one face of each kind, so no cell is written twice at once).
@@ -935,7 +936,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
                 end = plan.reflux_begin[std::size_t(f) + 1];
       if (begin == end) continue;
       mesh_->backend().reflux(in, out, mesh_->reflux_on_backend(), begin, end,
-                              mesh_->info_on_backend(), ph_, reflux_scheme(), coef, inv_dx0_,
+                              mesh_->info_on_backend(), ph_, block_scheme(), coef, inv_dx0_,
                               cfg_.block, active);
     }
   }
@@ -956,8 +957,7 @@ class AmrFvSolver final : public Solver, public Hierarchy {
     a.blocks = mesh_->blocks();
     for (int d = 0; d < 3; ++d) a.inv_dx0[d] = inv_dx0_[d];
     a.ph = ph_;
-    a.path = fv::stage_path(fv_);
-    a.vars = fv_.variables;
+    a.scheme = block_scheme();
     a.corrected = scalar(0);
     for (int st = 0; st < sch.stages; ++st) {
       const fv::RkStage& g = sch.stage[st];

@@ -86,7 +86,7 @@ void indicators_on(const Space& space, const PoolView<T>& u, int blocks, const F
 template <class Space, class T>
 void reflux_on(const Space& space, const PoolView<T>& in, const PoolView<T>& out,
                const RefluxTask* tasks, int begin, int end, const BlockInfo* info,
-               const fv::Physics<T>& ph, const RefluxScheme& scheme, T coef, const T inv_dx0[3],
+               const fv::Physics<T>& ph, const BlockScheme& scheme, T coef, const T inv_dx0[3],
                int block, const bool active[3]) {
   with_nv(in.nv, [&]<int NV>() {
     RefluxBody<T, NV> body;
@@ -95,8 +95,6 @@ void reflux_on(const Space& space, const PoolView<T>& in, const PoolView<T>& out
     body.tasks = tasks;
     body.info = info;
     body.ph = ph;
-    body.rs.ph = ph;
-    body.rs.riemann = ph.riemann;
     body.scheme = scheme;
     body.coef = coef;
     body.block = block;
@@ -285,13 +283,13 @@ class AmrBackendOn final : public AmrBackend<T> {
     indicators_on(Space{}, u, blocks, params, ph, eps, out);
   }
   void stage(const BlockStageArgs<T>& a) override {
-    if (a.path == fv::StagePath::wenoz_faces)
+    if (a.scheme.path == fv::StagePath::wenoz_faces)
       wenoz_stage_on(Space{}, a, workers_.scratch);
     else
       amr_stage_on(Space{}, a, workers_);
   }
   void reflux(const PoolView<T>& in, const PoolView<T>& out, const RefluxTask* tasks, int begin,
-              int end, const BlockInfo* info, const fv::Physics<T>& ph, const RefluxScheme& scheme,
+              int end, const BlockInfo* info, const fv::Physics<T>& ph, const BlockScheme& scheme,
               T coef, const T inv_dx0[3], int block, const bool active[3]) override {
     reflux_on(Space{}, in, out, tasks, begin, end, info, ph, scheme, coef, inv_dx0, block, active);
   }

@@ -32,8 +32,7 @@ struct RefluxBody {
   const RefluxTask* tasks = nullptr;
   const BlockInfo* info = nullptr;  // per slot
   fv::Physics<T> ph;
-  fv::EulerFaceSolver<T, NV> rs;  // WENO-Z's Riemann solver and face checks
-  RefluxScheme scheme;
+  BlockScheme scheme;
   T coef = 0;                // b dt
   T inv_dx0[3] = {0, 0, 0};  // 1/dx of the top level (0 along an inactive axis)
   int block = 16;
@@ -63,7 +62,7 @@ struct RefluxBody {
       State<T, NV> w[6];
 #pragma unroll
       for (int m = 0; m < 6; ++m) w[m] = load_cell<NV>(u, o + (m - 3) * step);
-      return fv::wenoz_face_flux<D, NV>(w, rs, scheme.vars);
+      return fv::wenoz_face_flux<D, NV>(w, fv::EulerFaceSolver<T, NV>{ph}, scheme.vars);
     }
     State<T, NV> q[4];
 #pragma unroll

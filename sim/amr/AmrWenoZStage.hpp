@@ -135,9 +135,7 @@ void wenoz_block_stage(const Space& space, const BlockStageArgs<T>& a, Buffer& s
         std::clamp<std::size_t>(fv::scratch_budget(space) / block_bytes, 1, std::size_t(a.blocks)));
     if (scratch.bytes() < block_bytes * std::size_t(group))
       scratch = Buffer(exec::location_of(space), block_bytes * std::size_t(group));
-    fv::EulerFaceSolver<T, NV> rs;
-    rs.ph = a.ph;
-    rs.riemann = a.ph.riemann;
+    const fv::EulerFaceSolver<T, NV> rs{a.ph};
     for (int b0 = 0; b0 < a.blocks; b0 += group) {
       const int b1 = std::min(a.blocks, b0 + group);
       T* next = static_cast<T*>(scratch.data());
@@ -148,11 +146,14 @@ void wenoz_block_stage(const Space& space, const BlockStageArgs<T>& a, Buffer& s
         next += std::size_t(NV) * std::size_t(faces[d].total);
       }
       if (active[0])
-        for_each_task_cell(space, b0, b1, WenoZFacesBody<T, NV, 0>{a.in, rs, a.vars, faces[0]});
+        for_each_task_cell(space, b0, b1,
+                           WenoZFacesBody<T, NV, 0>{a.in, rs, a.scheme.vars, faces[0]});
       if (active[1])
-        for_each_task_cell(space, b0, b1, WenoZFacesBody<T, NV, 1>{a.in, rs, a.vars, faces[1]});
+        for_each_task_cell(space, b0, b1,
+                           WenoZFacesBody<T, NV, 1>{a.in, rs, a.scheme.vars, faces[1]});
       if (active[2])
-        for_each_task_cell(space, b0, b1, WenoZFacesBody<T, NV, 2>{a.in, rs, a.vars, faces[2]});
+        for_each_task_cell(space, b0, b1,
+                           WenoZFacesBody<T, NV, 2>{a.in, rs, a.scheme.vars, faces[2]});
       WenoZUpdateBody<T, NV> body;
       body.a = a;
       for (int d = 0; d < 3; ++d) {

@@ -35,8 +35,7 @@ struct EulerFlux {
 
 template <class T, int NV>
 struct EulerFaceSolver {
-  Physics<T> ph;
-  Riemann riemann = Riemann::hllc;
+  Physics<T> ph;  // the Riemann solver is ph.riemann (fv.riemann)
   // What a point value beside a face may be, given the averages a and b of the two cells:
   // admissible, with density and pressure within a factor kFaceBand of the range of the
   // two cells'. Admissible is not enough: in a 24^3 Sedov run at fourth order (weno4 +
@@ -61,10 +60,7 @@ struct EulerFaceSolver {
   }
   template <int D>
   FLUXVIEW_HD State<T, NV> flux(const State<T, NV>& uL, const State<T, NV>& uR) const {
-    if constexpr (is_mhd<NV>)
-      return mhd_riemann_solve<D>(riemann, cons_to_prim(uL, ph), cons_to_prim(uR, ph), ph);
-    else
-      return riemann_solve<D>(riemann, cons_to_prim(uL, ph), cons_to_prim(uR, ph), ph.gamma);
+    return riemann_flux<D>(cons_to_prim(uL, ph), cons_to_prim(uR, ph), ph);
   }
 };
 

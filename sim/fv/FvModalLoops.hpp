@@ -282,9 +282,7 @@ void face_points_pass(const Space& space, const StageArgs<T>& a, const SlabArray
 template <int D, int M, int NV, class Space, class T>
 void polynomial_face_fluxes(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
                             const bool act0, const bool act1, const bool act2) {
-  EulerFaceSolver<T, NV> rs;
-  rs.ph = a.ph;
-  rs.riemann = a.ph.riemann;
+  const EulerFaceSolver<T, NV> rs{a.ph};
   const int nt = a.ader ? M : 0;
   const int count = a.ader ? space_time_modes(M) : modes_up_to(M);
   const ScratchBox pb = s.poly, fb = s.face;
@@ -310,9 +308,7 @@ void polynomial_face_fluxes(const Space& space, const StageArgs<T>& a, const Sla
 template <int D, int NV, class Space, class T>
 void point_face_fluxes(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
                        const FaceRule<D, T>& rule) {
-  EulerFaceSolver<T, NV> rs;
-  rs.ph = a.ph;
-  rs.riemann = a.ph.riemann;
+  const EulerFaceSolver<T, NV> rs{a.ph};
   const ScratchBox pb = s.poly, fb = s.face;
   const T* modes = s.modes;
   const T* points = s.points;
@@ -365,9 +361,7 @@ void modal_face_pass(const Space& space, const StageArgs<T>& a, const SlabArrays
 template <int D, int NV, class Space, class T>
 void wenoz_face_pass(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
                      bool first) {
-  EulerFaceSolver<T, NV> rs;
-  rs.ph = a.ph;
-  rs.riemann = a.ph.riemann;
+  const EulerFaceSolver<T, NV> rs{a.ph};
   const FieldLayout l = a.layout;
   const Conserved<T> in = a.in;
   const ReconstructionVariables vars = a.vars;

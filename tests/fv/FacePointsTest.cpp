@@ -120,7 +120,7 @@ TEST(FacePoints, FluxFromPointValuesIsTheFluxFromThePolynomialsBitForBit) {
   const bool dims[3][3] = {{true, false, false}, {true, true, false}, {true, true, true}};
   int fallbacks = 0, faces = 0;
   for (const Riemann riemann : {Riemann::hllc, Riemann::hll, Riemann::llf, Riemann::hlli}) {
-    rs.riemann = riemann;
+    rs.ph.riemann = riemann;
     for (const auto& active : dims)
       for (int nt : {0, kDeg})
         for (int trial = 0; trial < 4; ++trial) {

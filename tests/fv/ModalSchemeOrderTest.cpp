@@ -75,9 +75,8 @@ void divergence(const Grid2& G, double dt, ReconstructionVariables vars, Riemann
   EulerLineVariables<double, 5> policy;
   policy.vars = vars;
   policy.ph.gamma = kGamma;
-  EulerFaceSolver<double, 5> face;
-  face.ph = policy.ph;
-  face.riemann = rs;
+  EulerFaceSolver<double, 5> face{policy.ph};
+  face.ph.riemann = rs;
   EulerFlux<double, 5> fl{policy.ph};
   const int m = n + 2;
   std::vector<SpaceTimePolynomial<double, 5, Deg>> poly(std::size_t(m) * m);
