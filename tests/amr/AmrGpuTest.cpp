@@ -123,8 +123,8 @@ TEST(AmrCuda, CloudWithTracerAndBlocksOf16And32MatchTheCpu) {
 }
 
 // Steering on the device: a blast and a cloud through the block loop (PaintBody), gamma
-// and a wall through set_live, then regrids around them; written 2026-11-25 without a GPU
-// at hand (the CPU side is tests/steering's AmrTools and LiveParams.AdaptiveMesh*).
+// and a wall through set_live, then regrids around them (the CPU side is tests/steering's
+// AmrTools and LiveParams.AdaptiveMesh*).
 TEST(AmrCuda, SteeringMatchesTheCpu) {
   FLUXVIEW_NEED_CUDA();
   compare_backends(
