@@ -51,9 +51,9 @@ std::vector<ParamSpec> fv_params() {
                  "theta of the minmod limiter: 0 first order, 1 minmod, 2 monotonised central"),
       choice_param("fv.physics", "hydro", {"hydro", "mhd"},
                    "equations: hydro (compressible Euler) or mhd (ideal MHD with GLM "
-                   "divergence cleaning, Wang et al. eqs. 14-16; every reconstruction and time "
-                   "stepper on the uniform mesh, in primitive or conserved variables; PLM or "
-                   "constant with rk2 on the adaptive mesh)"),
+                   "divergence cleaning, Wang et al. eqs. 14-16; every reconstruction, time "
+                   "stepper and fv.variables on the uniform mesh; plm, constant or wenoz5 with "
+                   "rk2, ssprk3 or rk4 on the adaptive mesh, as hydro)"),
       choice_param("fv.riemann", "auto", {"auto", "llf", "hll", "hlle", "hllc", "hlli", "hlld"},
                    "Riemann solver: llf (eq. 12), hll (Davis speeds; for mhd the fast speeds), "
                    "hlle (Einfeldt speeds; for mhd as hll), hllc (with contact), hlli (HLLE with "
