@@ -29,7 +29,8 @@
 // passive: the three are passed through as they are.
 //
 // The slots of the characteristic state: 0 fast -, 1 Alfven -, 2 slow -, 3 entropy,
-// 4 slow +, 5 Alfven +, 6 fast +, 7 dB_n, 8 dpsi [, 9 dc].
+// 4 slow +, 5 Alfven +, 6 fast +, 7 dB_n, 8 dpsi [, 9 dc]: psi keeps its slot kPsi, as in
+// the primitive and conserved states (CellReconstruction.hpp relies on it).
 #include <cmath>
 
 #include "sim/core/HostDevice.hpp"
@@ -130,7 +131,7 @@ FLUXVIEW_HD State<T, NV> mhd_primitive_to_characteristic(const State<T, NV>& dw,
   w.v[5] = T(0.5) * (uperp - a_odd);
   w.v[6] = inv2a2 * (f_even + f_odd);
   w.v[7] = dw.v[kBx + D];
-  w.v[8] = dw.v[kPsi];
+  w.v[kPsi] = dw.v[kPsi];
   if constexpr (has_tracer<NV>) w.v[tracer_slot<NV>] = dw.v[tracer_slot<NV>];
   return w;
 }
@@ -155,7 +156,7 @@ FLUXVIEW_HD State<T, NV> mhd_characteristic_to_primitive(const State<T, NV>& w,
   dw.v[kBx + D] = w.v[7];
   dw.v[kBx + A1] = e.beta1 * bt - e.beta2 * bperp;
   dw.v[kBx + A2] = e.beta2 * bt + e.beta1 * bperp;
-  dw.v[kPsi] = w.v[8];
+  dw.v[kPsi] = w.v[kPsi];
   if constexpr (has_tracer<NV>) dw.v[tracer_slot<NV>] = w.v[tracer_slot<NV>];
   return dw;
 }
