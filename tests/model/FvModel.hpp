@@ -20,12 +20,14 @@
 // step: dt = cfl / max_cells sum_a (|u_a| + c) / dx_a.
 //
 // The WENO schemes of the modal path (docs/fv.md, "Higher-order schemes"), on a grid with
-// one active axis and fv.variables = conserved (the other variables and the cross modes of
-// 2D and 3D are not modelled; WenoModelTest checks the lines alone): each cell's
-// polynomial along the line, variable by variable, from WenoModel.hpp (weno2: slope,
-// weno3: degree 2, weno4: degree 3) with eps's floor (1e-6 s)^2 for the scale s of the
-// variable at the cell's primitive state: rho for rho, rho (|u| + c) for the momenta,
-// p/(gamma-1) + rho |u|^2/2 for E, rho for rho c. A face's states are the two
+// one active axis (the cross modes of 2D and 3D are not modelled; WenoModelTest checks the
+// lines alone): each cell's polynomial along the line, variable by variable, from
+// WenoModel.hpp (weno2: slope, weno3: degree 2, weno4: degree 3) in fv.variables
+// (conserved averages, or their differences from the cell's state mapped to primitive or
+// characteristic variables about it, the modes mapped back: to_fields, from_fields) with
+// eps's floor (1e-6 s)^2 for the scale s of the variable at the cell's primitive state
+// (scales: in conserved variables rho for rho, rho (|u| + c) for the momenta,
+// p/(gamma-1) + rho |u|^2/2 for E, rho for rho c). A face's states are the two
 // polynomials at the face (P1 = +-1/2, P2 = 1/6, P3 = +-1/20 there), the Riemann flux of
 // fv.riemann between them; the face takes that flux of the two cell averages instead if a
 // face state is not admissible (rho > rho_floor, p without floor > p_floor) or its rho or p
@@ -87,6 +89,8 @@ class FvModel {
   int stages = 2;     // rk2; 3: ssprk3
   bool ader = false;  // fv.time = ader: one predictor-corrector stage
   bool tracer = false;
+  enum class Variables { conserved, primitive, characteristic };
+  Variables variables = Variables::conserved;  // fv.variables, for the WENO path
   Riemann riemann = Riemann::hllc;
   Bc bc[3][2] = {};
 
@@ -122,9 +126,12 @@ class FvModel {
       throw std::invalid_argument("the fv model steps with rk2, ssprk3 or ader, not " + time);
     if (m.ader && !m.weno)
       throw std::invalid_argument("the fv model has ader with weno2, weno3 and weno4 only");
-    if (m.weno && (active != 1 || p.get_string("fv.variables") != "conserved"))
-      throw std::invalid_argument("the fv model has " + rec +
-                                  " on one active axis in conserved variables only");
+    if (m.weno && active != 1)
+      throw std::invalid_argument("the fv model has " + rec + " on one active axis only");
+    const std::string variables = p.get_string("fv.variables");
+    m.variables = variables == "primitive"        ? Variables::primitive
+                  : variables == "characteristic" ? Variables::characteristic
+                                                  : Variables::conserved;
     if (!m.weno && rec != "plm" && rec != "constant")
       throw std::invalid_argument("the fv model has no " + rec);
     const std::string r = p.get_string("fv.riemann");
@@ -388,22 +395,95 @@ class FvModel {
     return riemann_flux(L, R, a, first_order);
   }
 
+  // The variables a line is reconstructed in (fv.variables, docs/fv.md): the conserved
+  // averages themselves, or their differences from the cell's own state U_i mapped
+  // linearly about it: primitive, dW = (dW/dU)(W_i) dU, or characteristic along the
+  // line's axis a, the amplitudes of the primitive system's waves (Toro 2009, sec. 3.2):
+  //   u_n - c: (dp/c^2 - rho du_n/c)/2,  entropy: drho - dp/c^2,  shear: du_t1, du_t2
+  //   (the other two axes in increasing order),  u_n + c: (dp/c^2 + rho du_n/c)/2,
+  // the tracer's concentration passing through. The modes are mapped back with the
+  // inverse maps, so the polynomial's mean stays the conserved average.
+  Vars to_fields(const Vars& du, const Vars& q, int a) const {
+    if (variables == Variables::conserved) return du;
+    Vars dw;
+    dw[0] = du[0];
+    for (int b = 0; b < 3; ++b) dw[1 + b] = (du[1 + b] - q[1 + b] * du[0]) / q[0];
+    const Tracked kinetic = Tracked(0.5) * (q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    dw[4] = (g() - Tracked(1)) *
+            (du[4] - (q[1] * du[1] + q[2] * du[2] + q[3] * du[3]) + kinetic * du[0]);
+    dw[5] = (du[5] - q[5] * du[0]) / q[0];
+    if (variables == Variables::primitive) return dw;
+    const Tracked c = sound_speed(q);
+    const Tracked pressure_part = dw[4] / (c * c), velocity_part = q[0] * dw[1 + a] / c;
+    const int t1 = a == 0 ? 1 : 0, t2 = a == 2 ? 1 : 2;
+    Vars w;
+    w[0] = Tracked(0.5) * (pressure_part - velocity_part);
+    w[1] = dw[0] - pressure_part;
+    w[2] = dw[1 + t1];
+    w[3] = dw[1 + t2];
+    w[4] = Tracked(0.5) * (pressure_part + velocity_part);
+    w[5] = dw[5];
+    return w;
+  }
+  Vars from_fields(const Vars& w, const Vars& q, int a) const {
+    if (variables == Variables::conserved) return w;
+    Vars dw = w;
+    if (variables == Variables::characteristic) {
+      const Tracked c = sound_speed(q);
+      const int t1 = a == 0 ? 1 : 0, t2 = a == 2 ? 1 : 2;
+      dw[0] = w[0] + w[1] + w[4];
+      dw[1 + a] = c / q[0] * (w[4] - w[0]);
+      dw[1 + t1] = w[2];
+      dw[1 + t2] = w[3];
+      dw[4] = c * c * (w[0] + w[4]);
+      dw[5] = w[5];
+    }
+    Vars du;
+    du[0] = dw[0];
+    for (int b = 0; b < 3; ++b) du[1 + b] = q[1 + b] * dw[0] + q[0] * dw[1 + b];
+    du[4] = Tracked(0.5) * (q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) * dw[0] +
+            q[0] * (q[1] * dw[1] + q[2] * dw[2] + q[3] * dw[3]) + dw[4] / (g() - Tracked(1));
+    du[5] = q[5] * dw[0] + q[0] * dw[5];
+    return du;
+  }
+  // The size of each reconstructed variable, below which the WENO weights see no
+  // structure (docs/fv.md): densities (and the characteristic amplitudes, in density
+  // units) rho, velocities |u| + c, momenta rho (|u| + c), pressure p, energy E, the
+  // tracer rho in conserved variables and 1 as a concentration.
+  std::array<Tracked, 6> scales(const Vars& q) const {
+    const Tracked u2 = q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    const Tracked speed = sqrt(u2) + sound_speed(q);
+    switch (variables) {
+      case Variables::characteristic:
+        return {q[0], q[0], speed, speed, q[0], Tracked(1)};
+      case Variables::primitive:
+        return {q[0], speed, speed, speed, q[4], Tracked(1)};
+      default:
+        return {q[0],
+                q[0] * speed,
+                q[0] * speed,
+                q[0] * speed,
+                q[4] / (g() - Tracked(1)) + Tracked(0.5) * q[0] * u2,
+                q[0]};
+    }
+  }
+
   // The polynomial of the cell at offset s from idx along axis a, variable by variable
   // (the WENO path): modes[0] the average, then the coefficients of P1, P2, P3.
   std::array<Vars, 4> cell_modes(const FvState& u, const int idx[3], int a, int s) const {
     const int r = weno == 1 ? 1 : weno;
     Vars line[7];
     for (int j = -r; j <= r; ++j) line[j + r] = neighbour(u, idx, a, s + j);
-    const Vars& c = line[r];
+    const Vars c = line[r];
     const Vars q = primitive(c);
-    const Tracked speed = sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) + sound_speed(q);
-    const Tracked scale[6] = {
-        q[0],
-        q[0] * speed,
-        q[0] * speed,
-        q[0] * speed,
-        q[4] / (g() - Tracked(1)) + Tracked(0.5) * q[0] * (q[1] * q[1] + q[2] * q[2] + q[3] * q[3]),
-        q[0]};
+    const std::array<Tracked, 6> scale = scales(q);
+    // In conserved variables the averages themselves; otherwise the mapped differences.
+    if (variables != Variables::conserved)
+      for (int j = 0; j <= 2 * r; ++j) {
+        Vars d;
+        for (int m = 0; m < 6; ++m) d[m] = j == r ? Tracked(0) : line[j][m] - c[m];
+        line[j] = to_fields(d, q, a);
+      }
     std::array<Vars, 4> modes;
     for (int m = 0; m < 6; ++m) {
       if (m >= vars()) {
@@ -423,6 +503,11 @@ class FvModel {
       modes[2][m] = lm.xx;
       modes[3][m] = lm.xxx;
     }
+    if (variables != Variables::conserved)
+      for (int k = 1; k <= 3; ++k) {
+        modes[k] = from_fields(modes[k], q, a);
+        for (int m = vars(); m < 6; ++m) modes[k][m] = Tracked(0);
+      }
     return modes;
   }
 

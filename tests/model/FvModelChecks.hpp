@@ -32,7 +32,9 @@ namespace fluxview::model {
 inline constexpr double kFvStepUlps = 90;
 // The WENO path's chain, as the model counts it: the line's candidates, indicators and
 // weights (18 roundings for weno2, up to 37 for weno4: WenoModelTest), the face value and
-// the same Riemann flux and update as above, per stage; three stages for ssprk3.
+// the same Riemann flux and update as above, per stage; three stages for ssprk3. The
+// projections to primitive and characteristic variables and back add to it: the longest
+// the model counts is 266 (weno4, SSP-RK3, HLLC, characteristic variables).
 inline constexpr double kFvWenoStepUlps = 400;
 
 struct FvCase {
@@ -177,25 +179,31 @@ inline FvCorrections check_fv(BackendKind backend, Precision precision, const Fv
 
 // Whole steps of the modal path on one axis with the time stepper `time` (rk2, ssprk3 or
 // ader) against the model, in double: weno2, weno3 and weno4, each Riemann solver (hll
-// along z, the others along x), periodic and reflecting walls; the random state needs no
-// correction.
+// along z, the others along x), periodic and reflecting walls, in each of the reconstructed
+// variables (conserved, primitive, characteristic); the random state needs no correction.
 inline void check_modal_steps(BackendKind backend, const std::string& time) {
-  for (const char* rec : {"weno2", "weno3", "weno4"})
-    for (const char* riemann : {"hllc", "hll", "llf"})
-      for (const char* bc : {"fv.bc=periodic", "fv.bc=reflecting"}) {
-        FvCase c;
-        c.n = std::string(riemann) == "hll" ? std::array<int, 3>{1, 1, 20}
-                                            : std::array<int, 3>{24, 1, 1};
-        c.riemann = riemann;
-        c.bc = {bc};
-        c.more = {std::string("fv.reconstruction=") + rec, "fv.time=" + time,
-                  "fv.variables=conserved"};
-        const FvCorrections k = check_fv(
-            backend, Precision::f64, c,
-            std::string(rec) + " " + time + " " + riemann + " " + grid_name(c.n) + " " + bc, 2,
-            kFvWenoStepUlps);
-        EXPECT_EQ(k.corrected, 0) << "this state should need no correction";
-      }
+  for (const char* vars : {"conserved", "primitive", "characteristic"})
+    for (const char* rec : {"weno2", "weno3", "weno4"})
+      for (const char* riemann : {"hllc", "hll", "llf"})
+        for (const char* bc : {"fv.bc=periodic", "fv.bc=reflecting"}) {
+          FvCase c;
+          c.n = std::string(riemann) == "hll" ? std::array<int, 3>{1, 1, 20}
+                                              : std::array<int, 3>{24, 1, 1};
+          c.riemann = riemann;
+          c.bc = {bc};
+          // Projected variables divide by the sound speed: with the default velocities a
+          // predicted face state beside a reflecting wall (weno2 + ADER, characteristic)
+          // reached rho = 3e6 from values of magnitude 3e19 (the face falls back), where
+          // the rounding bound no longer settles whether it is admissible.
+          if (std::string(vars) != "conserved") c.u_max = 0.4;
+          c.more = {std::string("fv.reconstruction=") + rec, "fv.time=" + time,
+                    std::string("fv.variables=") + vars};
+          const FvCorrections k = check_fv(backend, Precision::f64, c,
+                                           std::string(rec) + " " + time + " " + vars + " " +
+                                               riemann + " " + grid_name(c.n) + " " + bc,
+                                           2, kFvWenoStepUlps);
+          EXPECT_EQ(k.corrected, 0) << "this state should need no correction";
+        }
 }
 
 }  // namespace fluxview::model

@@ -83,14 +83,14 @@ TEST(FvModel, VariantsMatchTheModel) {
       }
 }
 
-// Whole steps of the WENO schemes of the modal path (one active axis, conserved
-// variables; FvModel.hpp says what is modelled): every WENO order with rk2, ssprk3 and
-// ADER (predictor and corrector), each Riemann solver, periodic and reflecting walls
-// (check_modal_steps). In double only: the nonlinear weights make the first-order
-// rounding bound of a step large (the magnitude of the values involved reaches 1e4 to 4e6
-// times the values, Tracked.hpp), which in float is wider than the decisions' distance
-// from their thresholds; in double the bound is 400 ulp of that magnitude and the solver
-// stays within 0.06 of it.
+// Whole steps of the WENO schemes of the modal path (one active axis; FvModel.hpp says
+// what is modelled): every WENO order with rk2, ssprk3 and ADER (predictor and
+// corrector), each Riemann solver, periodic and reflecting walls, in conserved, primitive
+// and characteristic variables (check_modal_steps). In double only: the nonlinear weights make the
+// first-order rounding bound of a step large (the magnitude of the values involved reaches 1e4 to
+// 4e6 times the values, Tracked.hpp), which in float is wider than the decisions' distance from
+// their thresholds; in double the bound is 400 ulp of that magnitude and the solver stays within
+// 0.06 of it.
 TEST(FvModel, WenoStepsMatchTheModel) {
   for (const char* time : {"rk2", "ssprk3"}) check_modal_steps(BackendKind::cpu, time);
 }
