@@ -29,6 +29,12 @@ done
 for p in float double; do cases+=("fv/sedov --set grid.n=256 --set fv.cuda_tile=32x4 --precision $p"); done
 for p in float double; do cases+=("fv/cloud-disruption --set fv.cuda_tile=32x8 --precision $p"); done
 cases+=("fv/kelvin-helmholtz --precision float")
+# The higher orders (docs/performance.md, Higher-order schemes): the paper's 192^3 vortex.
+for s in "weno2 ader" "weno3 ader" "weno3 ssprk3" "weno4 ader" "weno4 rk4" "wenoz5 rk4"; do
+  set -- $s
+  cases+=("fv/isentropic-vortex --precision double --set grid.n=192 --set grid.lz=10 --set fv.reconstruction=$1 --set fv.time=$2")
+done
+cases+=("fv/mhd-vortex --precision double --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set fv.reconstruction=weno3")
 
 one() {  # binary, case -> seconds_per_step ratio_to_copy
   "$1" bench $2 --backend cuda 2>>"$out/stderr.log" | tail -1 |

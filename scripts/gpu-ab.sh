@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# A before/after measurement of a change in one device call: builds the app twice on the GPU
+# machine (A: the tree as carried; B: the same tree with PATCH applied), both at once on its
+# cores, then runs scripts/gpu-bench-compare.sh on the two binaries (alternating A, B, B, A
+# per case, each with the copy bandwidth of the same process). Run from the project root on
+# the GPU machine with .gl and .devdeps carried (../shared/device/README.md) and the patch in
+# a carried, git-ignored folder, e.g.
+#   here:  git diff > .ab/change.patch && git stash    (the tree travels as A)
+#   there: bash scripts/gpu-ab.sh .ab/change.patch "$OUT" 'isentropic-vortex'
+# The two build logs and compare.txt land in OUT_DIR. The builds leave out the tests, the
+# GUI and Catalyst: only `fluxview bench` runs.
+# usage: gpu-ab.sh PATCH OUT_DIR [CASE_FILTER_REGEX]
+set -uo pipefail
+patch=${1:?usage: gpu-ab.sh PATCH OUT_DIR [FILTER]}
+out=${2:?usage: gpu-ab.sh PATCH OUT_DIR [FILTER]}
+filter=${3:-.}
+root=$(pwd)
+patch=$(realpath "$patch")
+mkdir -p "$out"
+[ -f .devdeps/build.sh ] || { echo "gpu-ab.sh: .devdeps/build.sh not found: carry .gl and .devdeps" >&2; exit 2; }
+rm -rf /tmp/gpu-ab-b && mkdir /tmp/gpu-ab-b
+tar -C "$root" --exclude='./build*' -cf - . | tar -C /tmp/gpu-ab-b -xf -
+(cd /tmp/gpu-ab-b && git apply "$patch") || { echo "gpu-ab.sh: $patch does not apply" >&2; exit 2; }
+args=(-DCMAKE_CUDA_ARCHITECTURES=90 -DFLUXVIEW_WITH_GUI=OFF -DFLUXVIEW_WITH_CATALYST=OFF
+  -DFLUXVIEW_BUILD_TESTS=OFF)
+t0=$SECONDS
+# build.sh unpacks the -dev packages into /tmp/deps once, then writes .devdeps/env.sh: B
+# starts when A's unpacking is over, so that it finds them whole.
+rm -f .devdeps/env.sh
+(bash .devdeps/build.sh build-ab-a "${args[@]}" >"$out/build-a.log" 2>&1) &
+for _ in $(seq 600); do [ -f .devdeps/env.sh ] && break; sleep 0.5; done
+(cd /tmp/gpu-ab-b && bash .devdeps/build.sh build-ab-b "${args[@]}" >"$out/build-b.log" 2>&1) &
+wait
+echo "gpu-ab.sh: both builds took $((SECONDS - t0)) s"
+a=$root/build-ab-a/app/fluxview
+b=/tmp/gpu-ab-b/build-ab-b/app/fluxview
+for x in "$a" "$b"; do
+  [ -x "$x" ] || { echo "gpu-ab.sh: $x was not built (see $out/build-*.log)" >&2; exit 1; }
+done
+source .devdeps/env.sh
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+bash scripts/gpu-bench-compare.sh "$a" "$b" "$out" "$filter"
