@@ -19,17 +19,19 @@
 // the cells with the normal momentum negated, periodic wraps; here they are index arithmetic. Time
 // step: dt = cfl / max_cells sum_a (|u_a| + c) / dx_a.
 //
-// The WENO schemes of the modal path (docs/fv.md, "Higher-order schemes"), on a grid with
-// one active axis (the cross modes of 2D and 3D are not modelled; WenoModelTest checks the
-// lines alone): each cell's polynomial along the line, variable by variable, from
+// The WENO schemes of the modal path (docs/fv.md, "Higher-order schemes"; WenoModelTest
+// checks the lines alone), with the Runge-Kutta schemes in 1D, 2D and 3D and with ADER on
+// one active axis: each cell's polynomial along each line, variable by variable, from
 // WenoModel.hpp (weno2: slope, weno3: degree 2, weno4: degree 3) in fv.variables
 // (conserved averages, or their differences from the cell's state mapped to primitive or
 // characteristic variables about it, the modes mapped back: to_fields, from_fields) with
 // eps's floor (1e-6 s)^2 for the scale s of the variable at the cell's primitive state
 // (scales: in conserved variables rho for rho, rho (|u| + c) for the momenta,
-// p/(gamma-1) + rho |u|^2/2 for E, rho for rho c). A face's states are the two
-// polynomials at the face (P1 = +-1/2, P2 = 1/6, P3 = +-1/20 there), the Riemann flux of
-// fv.riemann between them; the face takes that flux of the two cell averages instead if a
+// p/(gamma-1) + rho |u|^2/2 for E, rho for rho c); in 2D and 3D the cross modes from the
+// block of averages around the cell times the switch of its lines (cell_poly), and each
+// face's Riemann fluxes at the Gauss points of its transverse axes (weno_face_flux). A face's
+// states are the two polynomials at the face (P1 = +-1/2, P2 = 1/6, P3 = +-1/20 there), the Riemann
+// flux of fv.riemann between them; the face takes that flux of the two cell averages instead if a
 // face state is not admissible (rho > rho_floor, p without floor > p_floor) or its rho or p
 // lies outside [min / 10, max * 10] of the two cells'. Time: fv.time = rk2 as above or
 // ssprk3, U1 = U + dt L(U), U2 = 3/4 U + 1/4 (U1 + dt L(U1)), U' = 1/3 U + 2/3 (U2 + dt
@@ -126,8 +128,8 @@ class FvModel {
       throw std::invalid_argument("the fv model steps with rk2, ssprk3 or ader, not " + time);
     if (m.ader && !m.weno)
       throw std::invalid_argument("the fv model has ader with weno2, weno3 and weno4 only");
-    if (m.weno && active != 1)
-      throw std::invalid_argument("the fv model has " + rec + " on one active axis only");
+    if (m.ader && active != 1)
+      throw std::invalid_argument("the fv model has ader on one active axis only");
     const std::string variables = p.get_string("fv.variables");
     m.variables = variables == "primitive"        ? Variables::primitive
                   : variables == "characteristic" ? Variables::characteristic
@@ -219,13 +221,14 @@ class FvModel {
     return (std::int64_t(q[2]) * n[1] + q[1]) * n[0] + q[0];
   }
 
-  // The conserved state of the cell `s` cells from `idx` along axis a, ghosts by the
-  // boundary conditions.
-  Vars neighbour(const FvState& u, const int idx[3], int a, int s) const {
-    int q[3] = {idx[0], idx[1], idx[2]};
-    q[a] += s;
-    bool flip = false;
-    if (q[a] < 0 || q[a] >= n[a]) {
+  // The conserved state of the cell at position pos, which may lie beyond the grid: each
+  // axis's ghost rule applied in turn (periodic wraps, outflow repeats the edge cell,
+  // reflecting mirrors it and negates that axis's momentum), so a corner ghost is both.
+  Vars cell_at(const FvState& u, const int pos[3]) const {
+    int q[3] = {pos[0], pos[1], pos[2]};
+    bool flip[3] = {false, false, false};
+    for (int a = 0; a < 3; ++a) {
+      if (q[a] >= 0 && q[a] < n[a]) continue;
       const int side = q[a] < 0 ? 0 : 1;
       const int layer = side == 0 ? -1 - q[a] : q[a] - n[a];  // 0 next to the interior
       switch (bc[a][side]) {
@@ -237,13 +240,20 @@ class FvModel {
           break;
         case Bc::reflecting:
           q[a] = side == 0 ? layer : n[a] - 1 - layer;
-          flip = true;
+          flip[a] = true;
           break;
       }
     }
     Vars v = load(u, index(q));
-    if (flip) v[1 + a] = -v[1 + a];
+    for (int a = 0; a < 3; ++a)
+      if (flip[a]) v[1 + a] = -v[1 + a];
     return v;
+  }
+  // The cell `s` cells from `idx` along axis a.
+  Vars neighbour(const FvState& u, const int idx[3], int a, int s) const {
+    int q[3] = {idx[0], idx[1], idx[2]};
+    q[a] += s;
+    return cell_at(u, q);
   }
 
   Vars primitive(const Vars& u) const {
@@ -471,9 +481,21 @@ class FvModel {
   // The polynomial of the cell at offset s from idx along axis a, variable by variable
   // (the WENO path): modes[0] the average, then the coefficients of P1, P2, P3.
   std::array<Vars, 4> cell_modes(const FvState& u, const int idx[3], int a, int s) const {
+    int pos[3] = {idx[0], idx[1], idx[2]};
+    pos[a] += s;
+    Tracked smooth;
+    return line_modes(u, pos, a, smooth);
+  }
+
+  // The pure modes along axis a of the cell at pos: modes[0] the average, then the
+  // coefficients of P1, P2, P3 of that axis. `smooth`: the smallest over the flow's
+  // variables (the tracer has no say) of how near the line's WENO weights stayed to their
+  // linear values (WenoModel.hpp).
+  std::array<Vars, 4> line_modes(const FvState& u, const int pos[3], int a, Tracked& smooth) const {
     const int r = weno == 1 ? 1 : weno;
+    smooth = Tracked(1);
     Vars line[7];
-    for (int j = -r; j <= r; ++j) line[j + r] = neighbour(u, idx, a, s + j);
+    for (int j = -r; j <= r; ++j) line[j + r] = neighbour(u, pos, a, j);
     const Vars c = line[r];
     const Vars q = primitive(c);
     const std::array<Tracked, 6> scale = scales(q);
@@ -498,6 +520,7 @@ class FvModel {
           rounded(weno == 1 ? (long double)fv::weno2_floor_fraction(n[a]) : 1e-6L, 1) * scale[m];
       const LineModesModel lm =
           weno == 1 ? weno2_line_model(values, f * f) : weno_line_model(weno, values, f * f);
+      if (m < 5) smooth = min(smooth, lm.smooth);
       modes[0][m] = c[m];
       modes[1][m] = lm.x;
       modes[2][m] = lm.xx;
@@ -511,14 +534,111 @@ class FvModel {
     return modes;
   }
 
-  // That polynomial at its face on `side` (+1 above, -1 below).
-  Vars weno_face_state(const FvState& u, const int idx[3], int a, int s, int side) const {
-    const std::array<Vars, 4> w = cell_modes(u, idx, a, s);
-    const Tracked sd = Tracked((long double)side);
-    Vars v;
-    for (int m = 0; m < 6; ++m)
-      v[m] = w[0][m] + sd * Tracked(0.5) * w[1][m] + rounded(1.0L / 6, 1) * w[2][m] +
-             sd * rounded(0.05L, 1) * w[3][m];
+  // A cell's polynomial in 1D, 2D or 3D: c[i][j][k] the coefficient of
+  // P_i(x) P_j(y) P_k(z), i + j + k <= the degree (zero beyond it and along reduced axes).
+  struct CellPoly {
+    Vars c[4][4][4];
+  };
+
+  // The polynomial of the cell at pos (docs/fv.md, Higher orders; CellReconstruction's
+  // description): the pure modes of each active axis from its line (line_modes); at
+  // degree 2 and above the cross modes of each plane from the 3x3 block of conserved
+  // averages U(sa, sb) around the cell, the combinations that are exact for every
+  // polynomial of total degree <= 3 (the mean of P1 over the cell at offset j is j, of P2
+  // j^2 - 0, so the pure modes cancel):
+  //   ab  = 1/4 [U(+,+) - U(+,-) - U(-,+) + U(-,-)]
+  //   aab = 1/4 [(U(+,+) + U(-,+) - 2 U(0,+)) - (U(+,-) + U(-,-) - 2 U(0,-))]  (P2(a) P1(b))
+  //   xyz = 1/8 sum over the 8 corners of sx sy sz U(sx, sy, sz)
+  // each times the switch min over its axes of clamp(4 smooth_a - 1, 0, 1), which drops
+  // them where a line is not smooth.
+  CellPoly cell_poly(const FvState& u, const int pos[3]) const {
+    CellPoly p;
+    for (auto& x : p.c)
+      for (auto& y : x)
+        for (auto& z : y)
+          for (auto& v : z) v = Tracked(0);
+    const Vars c = cell_at(u, pos);
+    p.c[0][0][0] = c;
+    Tracked sw[3] = {Tracked(0), Tracked(0), Tracked(0)};
+    for (int a = 0; a < 3; ++a) {
+      if (n[a] == 1) continue;
+      Tracked smooth;
+      const std::array<Vars, 4> w = line_modes(u, pos, a, smooth);
+      for (int k = 1; k <= weno; ++k) {
+        int e[3] = {0, 0, 0};
+        e[a] = k;
+        p.c[e[0]][e[1]][e[2]] = w[k];
+      }
+      sw[a] = min(Tracked(1), max(Tracked(0), Tracked(4) * smooth - Tracked(1)));
+    }
+    if (weno < 2) return p;
+    auto at = [&](int a, int sa, int b, int sb) {
+      int q[3] = {pos[0], pos[1], pos[2]};
+      q[a] += sa;
+      q[b] += sb;
+      return cell_at(u, q);
+    };
+    for (int a = 0; a < 3; ++a)
+      for (int b = a + 1; b < 3; ++b) {
+        if (n[a] == 1 || n[b] == 1) continue;
+        const Tracked q = Tracked(0.25L) * min(sw[a], sw[b]);
+        const Vars pp = at(a, 1, b, 1), pm = at(a, 1, b, -1), mp = at(a, -1, b, 1),
+                   mm = at(a, -1, b, -1);
+        int e[3] = {0, 0, 0};
+        e[a] = e[b] = 1;
+        for (int m = 0; m < vars(); ++m)
+          p.c[e[0]][e[1]][e[2]][m] = q * ((pp[m] - pm[m]) - (mp[m] - mm[m]));
+        if (weno < 3) continue;
+        const Vars zp = at(a, 0, b, 1), zm = at(a, 0, b, -1), pz = at(a, 1, b, 0),
+                   mz = at(a, -1, b, 0);
+        const Tracked two(2);
+        int eaab[3] = {0, 0, 0}, eabb[3] = {0, 0, 0};
+        eaab[a] = 2, eaab[b] = 1;
+        eabb[a] = 1, eabb[b] = 2;
+        for (int m = 0; m < vars(); ++m) {
+          p.c[eaab[0]][eaab[1]][eaab[2]][m] =
+              q * ((pp[m] + mp[m] - two * zp[m]) - (pm[m] + mm[m] - two * zm[m]));
+          p.c[eabb[0]][eabb[1]][eabb[2]][m] =
+              q * ((pp[m] + pm[m] - two * pz[m]) - (mp[m] + mm[m] - two * mz[m]));
+        }
+      }
+    if (weno >= 3 && n[0] > 1 && n[1] > 1 && n[2] > 1) {
+      const Tracked q = Tracked(0.125L) * min(sw[0], min(sw[1], sw[2]));
+      Vars sum;
+      for (auto& x : sum) x = Tracked(0);
+      for (int corner = 0; corner < 8; ++corner) {
+        const int o[3] = {corner & 1 ? 1 : -1, corner & 2 ? 1 : -1, corner & 4 ? 1 : -1};
+        const int q3[3] = {pos[0] + o[0], pos[1] + o[1], pos[2] + o[2]};
+        const Vars v = cell_at(u, q3);
+        const bool plus = o[0] * o[1] * o[2] > 0;
+        for (int m = 0; m < vars(); ++m) sum[m] = plus ? sum[m] + v[m] : sum[m] - v[m];
+      }
+      for (int m = 0; m < vars(); ++m) p.c[1][1][1][m] = q * sum[m];
+    }
+    return p;
+  }
+
+  // P_k(x) as the solver forms it in its precision: exact where x and the value are
+  // (0, +-1/2 for P0 and P1), else a few roundings (the Gauss offset, x^2 - 1/12, ...).
+  static Tracked basis_value(int k, long double x) {
+    const long double v = legendre(k, x);
+    const bool exact = k == 0 || (k == 1 && x == (long double)(double)x);
+    return exact ? Tracked(v) : rounded(v, k + 2);
+  }
+
+  // The polynomial's value at the point x of its cell (cell units, [-1/2, 1/2] per axis).
+  Vars poly_value(const CellPoly& p, const long double x[3]) const {
+    Tracked b[3][4];
+    for (int a = 0; a < 3; ++a)
+      for (int k = 0; k < 4; ++k) b[a][k] = basis_value(k, x[a]);
+    Vars v = p.c[0][0][0];
+    for (int i = 0; i <= weno; ++i)
+      for (int j = 0; i + j <= weno; ++j)
+        for (int k = 0; i + j + k <= weno; ++k) {
+          if (i + j + k == 0 || (i && n[0] == 1) || (j && n[1] == 1) || (k && n[2] == 1)) continue;
+          const Tracked phi = b[0][i] * b[1][j] * b[2][k];
+          for (int m = 0; m < vars(); ++m) v[m] = v[m] + p.c[i][j][k][m] * phi;
+        }
     return v;
   }
 
@@ -695,13 +815,42 @@ class FvModel {
     return true;
   }
 
+  // The Runge-Kutta flux through the face between the cells at offsets `left` and
+  // left + 1 from idx along axis a: the two polynomials at the face's Gauss points (the
+  // centre at degree 1; two points 1/2 -+ 1/(2 sqrt 3) of the cell, weights 1/2, along
+  // each active transverse axis above), the Riemann flux at each, their weighted sum; the
+  // flux of the two averages instead if a state at any point is not trusted.
   Vars weno_face_flux(const FvState& u, const int idx[3], int a, int left, StepResult& res) const {
-    const Vars L = weno_face_state(u, idx, a, left, +1),
-               R = weno_face_state(u, idx, a, left + 1, -1);
-    const Vars cl = primitive(neighbour(u, idx, a, left)),
-               cr = primitive(neighbour(u, idx, a, left + 1));
-    if (!(trusted(L, cl, cr, res) && trusted(R, cl, cr, res))) return riemann_flux(cl, cr, a);
-    return riemann_flux(primitive(L), primitive(R), a);
+    int pl[3] = {idx[0], idx[1], idx[2]};
+    pl[a] += left;
+    int pr[3] = {pl[0], pl[1], pl[2]};
+    pr[a] += 1;
+    const CellPoly L = cell_poly(u, pl), R = cell_poly(u, pr);
+    const Vars cl = primitive(cell_at(u, pl)), cr = primitive(cell_at(u, pr));
+    const long double g = 0.5L / std::sqrt(3.0L);
+    // The points along each transverse axis, as offsets and weights.
+    std::vector<long double> xs[3];
+    for (int b = 0; b < 3; ++b)
+      xs[b] = (b == a || n[b] == 1 || weno < 2) ? std::vector<long double>{0}
+                                                : std::vector<long double>{-g, g};
+    Vars f;
+    for (auto& x : f) x = Tracked(0);
+    for (const long double x0 : xs[0])
+      for (const long double x1 : xs[1])
+        for (const long double x2 : xs[2]) {
+          long double at_l[3] = {x0, x1, x2}, at_r[3] = {x0, x1, x2};
+          at_l[a] = 0.5L;
+          at_r[a] = -0.5L;
+          const Vars uL = poly_value(L, at_l), uR = poly_value(R, at_r);
+          if (!(trusted(uL, cl, cr, res) && trusted(uR, cl, cr, res)))
+            return riemann_flux(cl, cr, a);
+          Tracked w(1);
+          for (int b = 0; b < 3; ++b)
+            if (xs[b].size() == 2) w = w * Tracked(0.5L);
+          const Vars r = riemann_flux(primitive(uL), primitive(uR), a);
+          for (int m = 0; m < 6; ++m) f[m] = f[m] + w * r[m];
+        }
+    return f;
   }
 
   // L(U) at a cell: the flux differences along x, then y, then z (h: the step, for ADER).

@@ -99,6 +99,12 @@ TEST(FvModel, AderStepsMatchTheModel) {
   check_modal_steps(BackendKind::cpu, "ader");
 }
 
+// The same in 2D and 3D with the Runge-Kutta schemes (check_modal_steps_multi_d): the
+// cross modes with their switch, and the faces' Gauss points.
+TEST(FvModel, WenoStepsIn2DAnd3DMatchTheModel) {
+  check_modal_steps_multi_d(BackendKind::cpu);
+}
+
 // The robustness path. Gas flying apart from the middle of the box with a floor just
 // below its pressure (or density): the cells in the middle expand and fall below the
 // floor, so their stage updates are recomputed with first-order fluxes, and where that

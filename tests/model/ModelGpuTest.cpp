@@ -117,6 +117,12 @@ TEST(FvModelGpuModal, WenoStepsMatchTheModel) {
   for (const char* time : {"rk2", "ssprk3", "ader"}) check_modal_steps(BackendKind::cuda, time);
 }
 
+// The same kernels in 2D and 3D (cross modes, the faces' Gauss points).
+TEST(FvModelGpuModal, WenoStepsIn2DAnd3DMatchTheModel) {
+  SKIP_WITHOUT_CUDA();
+  check_modal_steps_multi_d(BackendKind::cuda);
+}
+
 // The fallback inside the fused kernel: the cells in the middle of a 3D expansion are
 // recomputed at first order (FvModelTest.cpp says how the state was chosen), and in 1D
 // some need the floors after that.
