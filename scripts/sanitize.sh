@@ -13,7 +13,9 @@
 # (Sod, the symmetric blast and the wave's orders), the adaptive mesh's Sedov, its periodic
 # blast and its magnetised one (its Sod and blast, MHD's Brio-Wu on the mesh), the MHD
 # vortex's orders (the Alfven wave's), WENO-Z's vortex errors on the mesh (two minutes
-# under the sanitizers; its fully refined mesh and periodic blast run the same loops).
+# under the sanitizers; its fully refined mesh and periodic blast run the same loops), the
+# model solver's 2D and 3D WENO steps (15 s without the sanitizers, its long-double model
+# most of it; its 1D steps run here, and the 2D and 3D stages in the physics tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --preset asan >/dev/null
@@ -22,7 +24,7 @@ cmake --build --preset asan -j"$(nproc)" --target tests_unit tests_physics
 starts_mpi="Amr|AdaptiveMesh|insitu_amr|Cli.FolderOptionsAreChecked"
 slow="FvSchemeShocks.ShuOsher|FvSedov.Octant|FvSchemeOrder.Vortex|AmrSedov.Octant|\
 AmrConservation.PeriodicBlast|AmrMhd.PeriodicMagnetisedBlast|MhdVortex.EveryScheme|\
-AmrWenoZ.KeepsTheUniformGridsError"
+AmrWenoZ.KeepsTheUniformGridsError|FvModel.WenoStepsIn2DAnd3D"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   ctest --preset asan -L "unit|physics" -j"$(nproc)" --timeout 900 \

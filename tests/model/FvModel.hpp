@@ -20,8 +20,8 @@
 // step: dt = cfl / max_cells sum_a (|u_a| + c) / dx_a.
 //
 // The WENO schemes of the modal path (docs/fv.md, "Higher-order schemes"; WenoModelTest
-// checks the lines alone), with the Runge-Kutta schemes in 1D, 2D and 3D and with ADER on
-// one active axis: each cell's polynomial along each line, variable by variable, from
+// checks the lines alone), with the Runge-Kutta schemes and ADER in 1D, 2D and 3D: each
+// cell's polynomial along each line, variable by variable, from
 // WenoModel.hpp (weno2: slope, weno3: degree 2, weno4: degree 3) in fv.variables
 // (conserved averages, or their differences from the cell's state mapped to primitive or
 // characteristic variables about it, the modes mapped back: to_fields, from_fields) with
@@ -37,7 +37,8 @@
 // ssprk3, U1 = U + dt L(U), U2 = 3/4 U + 1/4 (U1 + dt L(U1)), U' = 1/3 U + 2/3 (U2 + dt
 // L(U2)) (Shu & Osher 1988); each stage's cells through the same fallback and floors.
 //
-// fv.time = ader on the same lines (docs/fv.md, "The ADER formulation implemented"), from
+// fv.time = ader (docs/fv.md, "The ADER formulation implemented"; in 2D and 3D as
+// `predicted` says), from
 // its definition and none of the solver's formulas: the cell's polynomial w of degree M (1
 // weno2, 2 weno3, 3 weno4) grows into q(xi, tau) = sum_n tau^n q_n(xi), deg q_n = M - n,
 // q_0 = w, with q_n = -(nu/n) d[f]_(n-1)/dxi, nu = dt/dx. [f]_(n-1) is the tau^(n-1)
@@ -128,8 +129,6 @@ class FvModel {
       throw std::invalid_argument("the fv model steps with rk2, ssprk3 or ader, not " + time);
     if (m.ader && !m.weno)
       throw std::invalid_argument("the fv model has ader with weno2, weno3 and weno4 only");
-    if (m.ader && active != 1)
-      throw std::invalid_argument("the fv model has ader on one active axis only");
     const std::string variables = p.get_string("fv.variables");
     m.variables = variables == "primitive"        ? Variables::primitive
                   : variables == "characteristic" ? Variables::characteristic
@@ -478,15 +477,6 @@ class FvModel {
     }
   }
 
-  // The polynomial of the cell at offset s from idx along axis a, variable by variable
-  // (the WENO path): modes[0] the average, then the coefficients of P1, P2, P3.
-  std::array<Vars, 4> cell_modes(const FvState& u, const int idx[3], int a, int s) const {
-    int pos[3] = {idx[0], idx[1], idx[2]};
-    pos[a] += s;
-    Tracked smooth;
-    return line_modes(u, pos, a, smooth);
-  }
-
   // The pure modes along axis a of the cell at pos: modes[0] the average, then the
   // coefficients of P1, P2, P3 of that axis. `smooth`: the smallest over the flow's
   // variables (the tracer has no say) of how near the line's WENO weights stayed to their
@@ -642,10 +632,10 @@ class FvModel {
     return v;
   }
 
-  // The ADER predictor's space-time polynomial of a line: q[n][k], the coefficient of
-  // tau^n P_k(xi).
-  struct SpaceTimeLine {
-    Vars q[4][4];
+  // The ADER predictor's space-time polynomial of a cell: q[n] the coefficient of tau^n,
+  // a polynomial of total degree M - n in space.
+  struct SpaceTimeCell {
+    CellPoly q[4];
   };
 
   // P_k(x) on [-1/2, 1/2] (P0 = 1, P1 = x, P2 = x^2 - 1/12, P3 = x^3 - 3x/20).
@@ -681,121 +671,225 @@ class FvModel {
     for (std::size_t k = p.size(); k-- > 0;) v = v * x + p[k];
     return v;
   }
-  // weights[m][i]: mode m of d/dxi of the L2 projection onto degree `degree` of the
-  // polynomial through the values at `nodes` (5-point Gauss on the cell, exact here).
-  static std::vector<std::vector<long double>> derivative_weights(
+  // weights[m][i]: the coefficient of P_m in the L2 projection onto degree `degree` of
+  // the polynomial through the values at `nodes` (the node's Lagrange polynomial
+  // projected; 5-point Gauss on the cell, exact here).
+  static std::vector<std::vector<long double>> projection_weights(
       const std::vector<long double>& nodes, int degree) {
+    std::vector<std::vector<long double>> w(degree + 1, std::vector<long double>(nodes.size(), 0));
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const auto li = lagrange(nodes, i);
+      for (int k = 0; k <= degree; ++k)
+        w[k][i] = gauss5([&](long double x) { return value_of(li, x) * legendre(k, x); }) /
+                  gauss5([&](long double x) { return legendre(k, x) * legendre(k, x); });
+    }
+    return w;
+  }
+  template <class F>
+  static long double gauss5(F f) {
     const long double gx[5] = {-0.45308992296933199640L, -0.26923465505284154552L, 0,
                                0.26923465505284154552L, 0.45308992296933199640L};
     const long double gw[5] = {0.11846344252809454376L, 0.23931433524968323402L,
                                0.28444444444444444444L, 0.23931433524968323402L,
                                0.11846344252809454376L};
-    auto integral = [&](auto f) {
-      long double s = 0;
-      for (int q = 0; q < 5; ++q) s += gw[q] * f(gx[q]);
-      return s;
-    };
-    // P_k' by central differences is not exact; use the closed forms.
+    long double s = 0;
+    for (int q = 0; q < 5; ++q) s += gw[q] * f(gx[q]);
+    return s;
+  }
+  // The coefficient of P_m in P_k' (the closed forms: P_k' by differences is not exact).
+  static long double derivative_coefficient(int k, int m) {
     auto dlegendre = [](int k, long double x) -> long double {
       return k == 0 ? 0 : k == 1 ? 1 : k == 2 ? 2 * x : 3 * x * x - 0.15L;
     };
-    std::vector<std::vector<long double>> w(degree, std::vector<long double>(nodes.size(), 0));
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      const auto li = lagrange(nodes, i);
-      long double c[4] = {0, 0, 0, 0};  // the projection's Legendre coefficients
-      for (int k = 0; k <= degree; ++k)
-        c[k] = integral([&](long double x) { return value_of(li, x) * legendre(k, x); }) /
-               integral([&](long double x) { return legendre(k, x) * legendre(k, x); });
-      for (int m = 0; m < degree; ++m) {
-        long double s = 0;
-        for (int k = 0; k <= degree; ++k)
-          s += c[k] * integral([&](long double x) { return dlegendre(k, x) * legendre(m, x); }) /
-               integral([&](long double x) { return legendre(m, x) * legendre(m, x); });
-        w[m][i] = s;
-      }
-    }
-    return w;
+    return gauss5([&](long double x) { return dlegendre(k, x) * legendre(m, x); }) /
+           gauss5([&](long double x) { return legendre(m, x) * legendre(m, x); });
   }
 
-  // The iterate of time degree nt (q_0 .. q_nt) at xi and tau.
-  Vars space_time_value(const SpaceTimeLine& st, int nt, long double xi, long double tau) const {
+  // The iterate of time degree nt (q_0 .. q_nt) at the point x of the cell and tau.
+  Vars space_time_value(const SpaceTimeCell& st, int nt, const long double x[3],
+                        long double tau) const {
     Vars v;
     for (int m = 0; m < 6; ++m) v[m] = Tracked(0);
     for (int t = 0; t <= nt; ++t) {
       // tau^t as the solver forms it: a power of 1/3 is rounded once per factor.
       const Tracked tp = rounded(std::pow(tau, (long double)t), t == 0 ? 0 : t);
-      for (int k = 0; k <= weno - t; ++k) {
-        const long double pk = legendre(k, xi);
-        const Tracked phi = rounded(pk, pk == (long double)(double)pk && k < 2 ? 0 : 1);
-        for (int m = 0; m < vars(); ++m)
-          v[m] = v[m] + (t == 0 ? st.q[t][k][m] * phi : tp * st.q[t][k][m] * phi);
-      }
+      const Vars qt = poly_value(st.q[t], x);
+      for (int m = 0; m < vars(); ++m) v[m] = v[m] + (t == 0 ? qt[m] : tp * qt[m]);
     }
     return v;
   }
 
-  // The predictor of the cell at offset s from idx along axis a over the step h.
-  SpaceTimeLine predicted(const FvState& u, const int idx[3], int a, int s,
-                          const Tracked& h) const {
+  // The predictor of the cell at pos over the step h (docs/fv.md, The ADER formulation
+  // implemented): q_n = -(1/n) sum_d nu_d d[f_d]_(n-1)/dx_d, with [f_d]_(n-1) (the time
+  // interpolation as in 1D) replaced by the polynomial of total degree K = M - n + 1 whose
+  // modes c_ijk (i along d, j and k along the other two axes in increasing order) are
+  // read off difference formulas on the nodes {-1/2, 0, 1/2} of each axis, each exact on
+  // polynomials of total degree K:
+  //   c_i00: the line through the centre along d, its interpolant through 3 nodes (5,
+  //          {-1/2, -1/4, 0, 1/4, 1/2}, for n = 1 at M = 3) projected onto degree K; the
+  //          line also sees the modes P_i(d) P2(e) there (P2(0) = -1/12), which are
+  //          given back: c_i00 = line_i + (c_i20 + c_i02)/12 where i + 2 <= K;
+  //   c_ij0, c_i0k (i, j >= 1): the 3 x 3 tensor interpolant in the plane of d and that
+  //          axis through the centre;
+  //   c_111 (K = 3, 3D): the same over the 8 corners of the cell.
+  // Then d/dx_d of sum c_ijk P_i P_j P_k (P_i' in the P_l by its closed form).
+  SpaceTimeCell predicted(const FvState& u, const int pos[3], const Tracked& h) const {
     const int M = weno;
-    const std::array<Vars, 4> w = cell_modes(u, idx, a, s);
-    SpaceTimeLine st;
+    SpaceTimeCell st;
     for (auto& qn : st.q)
-      for (auto& qk : qn)
-        for (auto& x : qk) x = Tracked(0);
-    for (int k = 0; k <= M; ++k) st.q[0][k] = w[k];
-    const Tracked nu = h * inv_dx(a);
+      for (auto& x : qn.c)
+        for (auto& y : x)
+          for (auto& z : y)
+            for (auto& v : z) v = Tracked(0);
+    st.q[0] = cell_poly(u, pos);
     std::vector<long double> times_at;
     for (int j = 0; j < M; ++j) times_at.push_back((long double)j / M);
+    const std::vector<long double> three = {-0.5L, 0, 0.5L}, five = {-0.5L, -0.25L, 0, 0.25L, 0.5L};
+    const auto w3 = projection_weights(three, 2);
     for (int n = 1; n <= M; ++n) {
-      const std::vector<long double> nodes =
-          (M == 3 && n == 1) ? std::vector<long double>{-0.5L, -0.25L, 0, 0.25L, 0.5L}
-                             : std::vector<long double>{-0.5L, 0, 0.5L};
-      const auto dw = derivative_weights(nodes, M - n + 1);
-      // [f]_(n-1) at each node: the tau^(n-1) coefficient of the interpolant in time.
-      std::vector<Vars> fn(nodes.size());
-      for (std::size_t i = 0; i < nodes.size(); ++i) {
-        for (auto& x : fn[i]) x = Tracked(0);
-        const std::size_t nt = n == 1 ? 1 : times_at.size();
-        for (std::size_t j = 0; j < nt; ++j) {
-          const std::vector<long double> tn(times_at.begin(), times_at.begin() + nt);
-          const long double c = lagrange(tn, j)[n - 1];
-          const Vars f = conserved_flux(space_time_value(st, n - 1, nodes[i], tn[j]), a);
-          for (int m = 0; m < vars(); ++m) fn[i][m] = fn[i][m] + rounded(c, 1) * f[m];
-        }
+      const int K = M - n + 1;
+      const std::size_t nt = n == 1 ? 1 : times_at.size();
+      const std::vector<long double> tn(times_at.begin(), times_at.begin() + nt);
+      for (int d = 0; d < 3; ++d) {
+        if (this->n[d] == 1) continue;
+        const int ax[3] = {d, d == 0 ? 1 : 0, d == 2 ? 1 : 2};  // d, then the other two
+        const bool act[3] = {true, this->n[ax[1]] > 1, this->n[ax[2]] > 1};
+        const std::vector<long double>& line = (M == 3 && n == 1) ? five : three;
+        const auto wl = projection_weights(line, K);
+        // Node weights of each c_ijk on the grid line x three x three (index along d into
+        // `line`; the 3-node formulas use its nodes -1/2, 0, 1/2).
+        const int nl = int(line.size());
+        auto at3 = [&](int a) { return a == 0 ? 0 : a == 1 ? nl / 2 : nl - 1; };
+        using Weights = std::vector<long double>;  // [(k * 3 + j) * nl + i]
+        auto zero = [&] { return Weights(std::size_t(nl) * 9, 0); };
+        Weights c[4][4][4];
+        for (int i = 1; i <= K; ++i)
+          for (int j = 0; i + j <= K; ++j)
+            for (int k = 0; i + j + k <= K; ++k) {
+              if ((j && !act[1]) || (k && !act[2]) || (j && k && !(i == 1 && j == 1 && k == 1)))
+                continue;
+              Weights w = zero();
+              if (!j && !k) {
+                for (int a = 0; a < nl; ++a) w[(1 * 3 + 1) * nl + a] = wl[i][a];
+              } else {
+                if (i > 2 || j > 2 || k > 2) continue;
+                for (int a = 0; a < 3; ++a)
+                  for (int b = 0; b < 3; ++b)
+                    for (int e = 0; e < 3; ++e) {
+                      const long double wj = j ? w3[j][b] : (b == 1 ? 1 : 0),
+                                        wk = k ? w3[k][e] : (e == 1 ? 1 : 0);
+                      w[(e * 3 + b) * nl + at3(a)] += w3[i][a] * wj * wk;
+                    }
+              }
+              c[i][j][k] = w;
+            }
+        // The line's share of the modes P_i P2 on its axis.
+        for (int i = 1; i + 2 <= K; ++i)
+          for (const auto* extra : {&c[i][2][0], &c[i][0][2]})
+            if (!extra->empty())
+              for (std::size_t q = 0; q < c[i][0][0].size(); ++q) c[i][0][0][q] += (*extra)[q] / 12;
+        // The weight of each node in each mode of the derivative.
+        Weights dmode[4][4][4];
+        bool any_node[27 * 5] = {};
+        for (int l = 0; l < K; ++l)
+          for (int j = 0; l + j < K; ++j)
+            for (int k = 0; l + j + k < K; ++k) {
+              Weights w = zero();
+              bool used = false;
+              for (int i = l + 1; i + j + k <= K; ++i) {
+                if (c[i][j][k].empty()) continue;
+                const long double dc = derivative_coefficient(i, l);
+                if (dc == 0) continue;
+                for (std::size_t q = 0; q < w.size(); ++q) w[q] += dc * c[i][j][k][q];
+                used = true;
+              }
+              if (!used) continue;
+              for (std::size_t q = 0; q < w.size(); ++q)
+                if (w[q] != 0) any_node[q] = true;
+              dmode[l][j][k] = w;
+            }
+        // [f_d]_(n-1) at the nodes some mode reads.
+        std::vector<Vars> fn(std::size_t(nl) * 9);
+        for (int e = 0; e < 3; ++e)
+          for (int b = 0; b < 3; ++b)
+            for (int a = 0; a < nl; ++a) {
+              const std::size_t q = std::size_t((e * 3 + b) * nl + a);
+              if (!any_node[q]) continue;
+              long double at[3];
+              at[ax[0]] = line[a];
+              at[ax[1]] = three[b];
+              at[ax[2]] = three[e];
+              Vars f;
+              for (auto& v : f) v = Tracked(0);
+              for (std::size_t t = 0; t < nt; ++t) {
+                const long double wt = lagrange(tn, t)[n - 1];
+                const Vars fl = conserved_flux(space_time_value(st, n - 1, at, tn[t]), d);
+                for (int m = 0; m < vars(); ++m) f[m] = f[m] + rounded(wt, 1) * fl[m];
+              }
+              fn[q] = f;
+            }
+        const Tracked factor = -(h * inv_dx(d) * rounded(1.0L / n, n == 3 ? 1 : 0));
+        for (int l = 0; l < K; ++l)
+          for (int j = 0; l + j < K; ++j)
+            for (int k = 0; l + j + k < K; ++k) {
+              const Weights& w = dmode[l][j][k];
+              if (w.empty()) continue;
+              int e[3];
+              e[ax[0]] = l;
+              e[ax[1]] = j;
+              e[ax[2]] = k;
+              for (int m = 0; m < vars(); ++m) {
+                Tracked sum(0);
+                for (std::size_t q = 0; q < w.size(); ++q)
+                  if (w[q] != 0) sum = sum + rounded(w[q], 1) * fn[q][m];
+                Tracked& target = st.q[n].c[e[0]][e[1]][e[2]][m];
+                target = target + factor * sum;
+              }
+            }
       }
-      const Tracked factor = -(nu * rounded(1.0L / n, n == 3 ? 1 : 0));
-      for (int k = 0; k <= M - n; ++k)
-        for (int m = 0; m < vars(); ++m) {
-          Tracked d(0);
-          for (std::size_t i = 0; i < nodes.size(); ++i) d = d + rounded(dw[k][i], 1) * fn[i][m];
-          st.q[n][k][m] = factor * d;
-        }
     }
     return st;
   }
 
   // The ADER corrector's flux through the face between the cells at offsets `left` and
-  // left + 1 from idx along axis a: the average over the step of the Riemann fluxes at the
-  // time points, or the flux of the two averages if a state at a point is not trusted.
+  // left + 1 from idx along axis a: the average over the face and the step of the Riemann
+  // fluxes at the Gauss points in space (as weno_face_flux) and time (tau = 1/2 at M = 1,
+  // else 1/2 -+ 1/(2 sqrt 3)), or the flux of the two averages if a state at a point is
+  // not trusted.
   Vars ader_face_flux(const FvState& u, const int idx[3], int a, int left, const Tracked& h,
                       StepResult& res) const {
-    const SpaceTimeLine L = predicted(u, idx, a, left, h), R = predicted(u, idx, a, left + 1, h);
-    const Vars cl = primitive(neighbour(u, idx, a, left)),
-               cr = primitive(neighbour(u, idx, a, left + 1));
+    int pl[3] = {idx[0], idx[1], idx[2]};
+    pl[a] += left;
+    int pr[3] = {pl[0], pl[1], pl[2]};
+    pr[a] += 1;
+    const SpaceTimeCell L = predicted(u, pl, h), R = predicted(u, pr, h);
+    const Vars cl = primitive(cell_at(u, pl)), cr = primitive(cell_at(u, pr));
     const long double g = 0.5L / std::sqrt(3.0L);
     const std::vector<long double> taus =
         weno == 1 ? std::vector<long double>{0.5L} : std::vector<long double>{0.5L - g, 0.5L + g};
-    const Tracked wt = weno == 1 ? Tracked(1) : Tracked(0.5);
+    std::vector<long double> xs[3];
+    for (int b = 0; b < 3; ++b)
+      xs[b] = (b == a || n[b] == 1 || weno < 2) ? std::vector<long double>{0}
+                                                : std::vector<long double>{-g, g};
+    Tracked w(taus.size() == 2 ? 0.5L : 1);
+    for (int b = 0; b < 3; ++b)
+      if (xs[b].size() == 2) w = w * Tracked(0.5L);
     Vars f;
     for (auto& x : f) x = Tracked(0);
-    for (const long double tau : taus) {
-      const Vars uL = space_time_value(L, weno, 0.5L, tau),
-                 uR = space_time_value(R, weno, -0.5L, tau);
-      if (!(trusted(uL, cl, cr, res) && trusted(uR, cl, cr, res))) return riemann_flux(cl, cr, a);
-      const Vars r = riemann_flux(primitive(uL), primitive(uR), a);
-      for (int m = 0; m < 6; ++m) f[m] = f[m] + wt * r[m];
-    }
+    for (const long double x0 : xs[0])
+      for (const long double x1 : xs[1])
+        for (const long double x2 : xs[2])
+          for (const long double tau : taus) {
+            long double at_l[3] = {x0, x1, x2}, at_r[3] = {x0, x1, x2};
+            at_l[a] = 0.5L;
+            at_r[a] = -0.5L;
+            const Vars uL = space_time_value(L, weno, at_l, tau),
+                       uR = space_time_value(R, weno, at_r, tau);
+            if (!(trusted(uL, cl, cr, res) && trusted(uR, cl, cr, res)))
+              return riemann_flux(cl, cr, a);
+            const Vars r = riemann_flux(primitive(uL), primitive(uR), a);
+            for (int m = 0; m < 6; ++m) f[m] = f[m] + w * r[m];
+          }
     return f;
   }
 

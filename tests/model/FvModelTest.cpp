@@ -99,8 +99,9 @@ TEST(FvModel, AderStepsMatchTheModel) {
   check_modal_steps(BackendKind::cpu, "ader");
 }
 
-// The same in 2D and 3D with the Runge-Kutta schemes (check_modal_steps_multi_d): the
-// cross modes with their switch, and the faces' Gauss points.
+// The same in 2D and 3D with rk2, SSP-RK3 and ADER (check_modal_steps_multi_d): the
+// cross modes with their switch, the faces' Gauss points, the predictor's plane and
+// corner points.
 TEST(FvModel, WenoStepsIn2DAnd3DMatchTheModel) {
   check_modal_steps_multi_d(BackendKind::cpu);
 }

@@ -117,7 +117,8 @@ TEST(FvModelGpuModal, WenoStepsMatchTheModel) {
   for (const char* time : {"rk2", "ssprk3", "ader"}) check_modal_steps(BackendKind::cuda, time);
 }
 
-// The same kernels in 2D and 3D (cross modes, the faces' Gauss points).
+// The same kernels in 2D and 3D (cross modes, the faces' Gauss points, the predictor's
+// plane and corner points).
 TEST(FvModelGpuModal, WenoStepsIn2DAnd3DMatchTheModel) {
   SKIP_WITHOUT_CUDA();
   check_modal_steps_multi_d(BackendKind::cuda);
