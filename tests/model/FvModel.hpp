@@ -29,7 +29,7 @@
 // (scales: in conserved variables rho for rho, rho (|u| + c) for the momenta,
 // p/(gamma-1) + rho |u|^2/2 for E, rho for rho c); in 2D and 3D the cross modes from the
 // block of averages around the cell times the switch of its lines (cell_poly), and each
-// face's Riemann fluxes at the Gauss points of its transverse axes (weno_face_flux). A face's
+// face's Riemann fluxes at the Gauss points of its transverse axes (modal_face_flux). A face's
 // states are the two polynomials at the face (P1 = +-1/2, P2 = 1/6, P3 = +-1/20 there), the Riemann
 // flux of fv.riemann between them; the face takes that flux of the two cell averages instead if a
 // face state is not admissible (rho > rho_floor, p without floor > p_floor) or its rho or p
@@ -708,13 +708,12 @@ class FvModel {
   // The iterate of time degree nt (q_0 .. q_nt) at the point x of the cell and tau.
   Vars space_time_value(const SpaceTimeCell& st, int nt, const long double x[3],
                         long double tau) const {
-    Vars v;
-    for (int m = 0; m < 6; ++m) v[m] = Tracked(0);
-    for (int t = 0; t <= nt; ++t) {
+    Vars v = poly_value(st.q[0], x);
+    for (int t = 1; t <= nt; ++t) {
       // tau^t as the solver forms it: a power of 1/3 is rounded once per factor.
-      const Tracked tp = rounded(std::pow(tau, (long double)t), t == 0 ? 0 : t);
+      const Tracked tp = rounded(std::pow(tau, (long double)t), t);
       const Vars qt = poly_value(st.q[t], x);
-      for (int m = 0; m < vars(); ++m) v[m] = v[m] + (t == 0 ? qt[m] : tp * qt[m]);
+      for (int m = 0; m < vars(); ++m) v[m] = v[m] + tp * qt[m];
     }
     return v;
   }
@@ -851,22 +850,33 @@ class FvModel {
     return st;
   }
 
-  // The ADER corrector's flux through the face between the cells at offsets `left` and
-  // left + 1 from idx along axis a: the average over the face and the step of the Riemann
-  // fluxes at the Gauss points in space (as weno_face_flux) and time (tau = 1/2 at M = 1,
-  // else 1/2 -+ 1/(2 sqrt 3)), or the flux of the two averages if a state at a point is
-  // not trusted.
-  Vars ader_face_flux(const FvState& u, const int idx[3], int a, int left, const Tracked& h,
-                      StepResult& res) const {
+  // The flux through the face between the cells at offsets `left` and left + 1 from idx
+  // along axis a: the two cells' polynomials (with ADER, their predicted space-time
+  // polynomials) at the face's Gauss points in space (the centre at degree 1; else two
+  // points 1/2 -+ 1/(2 sqrt 3) of the cell, weights 1/2, along each active transverse
+  // axis) and, with ADER, in time (tau = 1/2 at M = 1, else 1/2 -+ 1/(2 sqrt 3)), the
+  // Riemann flux at each, their weighted sum; or the flux of the two averages if a state
+  // at any point is not trusted. h: the step (ADER only).
+  Vars modal_face_flux(const FvState& u, const int idx[3], int a, int left, const Tracked& h,
+                       StepResult& res) const {
     int pl[3] = {idx[0], idx[1], idx[2]};
     pl[a] += left;
     int pr[3] = {pl[0], pl[1], pl[2]};
     pr[a] += 1;
-    const SpaceTimeCell L = predicted(u, pl, h), R = predicted(u, pr, h);
+    SpaceTimeCell L, R;
+    if (ader) {
+      L = predicted(u, pl, h);
+      R = predicted(u, pr, h);
+    } else {  // the polynomials alone, at the stage's instant
+      L.q[0] = cell_poly(u, pl);
+      R.q[0] = cell_poly(u, pr);
+    }
+    const int nt = ader ? weno : 0;
     const Vars cl = primitive(cell_at(u, pl)), cr = primitive(cell_at(u, pr));
     const long double g = 0.5L / std::sqrt(3.0L);
-    const std::vector<long double> taus =
-        weno == 1 ? std::vector<long double>{0.5L} : std::vector<long double>{0.5L - g, 0.5L + g};
+    const std::vector<long double> taus = !ader || weno == 1
+                                              ? std::vector<long double>{ader ? 0.5L : 0}
+                                              : std::vector<long double>{0.5L - g, 0.5L + g};
     std::vector<long double> xs[3];
     for (int b = 0; b < 3; ++b)
       xs[b] = (b == a || n[b] == 1 || weno < 2) ? std::vector<long double>{0}
@@ -883,8 +893,8 @@ class FvModel {
             long double at_l[3] = {x0, x1, x2}, at_r[3] = {x0, x1, x2};
             at_l[a] = 0.5L;
             at_r[a] = -0.5L;
-            const Vars uL = space_time_value(L, weno, at_l, tau),
-                       uR = space_time_value(R, weno, at_r, tau);
+            const Vars uL = space_time_value(L, nt, at_l, tau),
+                       uR = space_time_value(R, nt, at_r, tau);
             if (!(trusted(uL, cl, cr, res) && trusted(uR, cl, cr, res)))
               return riemann_flux(cl, cr, a);
             const Vars r = riemann_flux(primitive(uL), primitive(uR), a);
@@ -909,44 +919,6 @@ class FvModel {
     return true;
   }
 
-  // The Runge-Kutta flux through the face between the cells at offsets `left` and
-  // left + 1 from idx along axis a: the two polynomials at the face's Gauss points (the
-  // centre at degree 1; two points 1/2 -+ 1/(2 sqrt 3) of the cell, weights 1/2, along
-  // each active transverse axis above), the Riemann flux at each, their weighted sum; the
-  // flux of the two averages instead if a state at any point is not trusted.
-  Vars weno_face_flux(const FvState& u, const int idx[3], int a, int left, StepResult& res) const {
-    int pl[3] = {idx[0], idx[1], idx[2]};
-    pl[a] += left;
-    int pr[3] = {pl[0], pl[1], pl[2]};
-    pr[a] += 1;
-    const CellPoly L = cell_poly(u, pl), R = cell_poly(u, pr);
-    const Vars cl = primitive(cell_at(u, pl)), cr = primitive(cell_at(u, pr));
-    const long double g = 0.5L / std::sqrt(3.0L);
-    // The points along each transverse axis, as offsets and weights.
-    std::vector<long double> xs[3];
-    for (int b = 0; b < 3; ++b)
-      xs[b] = (b == a || n[b] == 1 || weno < 2) ? std::vector<long double>{0}
-                                                : std::vector<long double>{-g, g};
-    Vars f;
-    for (auto& x : f) x = Tracked(0);
-    for (const long double x0 : xs[0])
-      for (const long double x1 : xs[1])
-        for (const long double x2 : xs[2]) {
-          long double at_l[3] = {x0, x1, x2}, at_r[3] = {x0, x1, x2};
-          at_l[a] = 0.5L;
-          at_r[a] = -0.5L;
-          const Vars uL = poly_value(L, at_l), uR = poly_value(R, at_r);
-          if (!(trusted(uL, cl, cr, res) && trusted(uR, cl, cr, res)))
-            return riemann_flux(cl, cr, a);
-          Tracked w(1);
-          for (int b = 0; b < 3; ++b)
-            if (xs[b].size() == 2) w = w * Tracked(0.5L);
-          const Vars r = riemann_flux(primitive(uL), primitive(uR), a);
-          for (int m = 0; m < 6; ++m) f[m] = f[m] + w * r[m];
-        }
-    return f;
-  }
-
   // L(U) at a cell: the flux differences along x, then y, then z (h: the step, for ADER).
   Vars rate_of_change(const FvState& u, const int idx[3], bool first_order, const Tracked& h,
                       StepResult& res) const {
@@ -957,8 +929,7 @@ class FvModel {
       const bool modal = weno && !first_order;
       auto flux = [&](int left) {
         if (!modal) return face_flux(u, idx, a, left, first_order, res);
-        return ader ? ader_face_flux(u, idx, a, left, h, res)
-                    : weno_face_flux(u, idx, a, left, res);
+        return modal_face_flux(u, idx, a, left, h, res);
       };
       const Vars lo = flux(-1), hi = flux(0);
       for (int m = 0; m < 6; ++m) l[m] = l[m] + (lo[m] - hi[m]) * inv_dx(a);
