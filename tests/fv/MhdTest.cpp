@@ -611,7 +611,7 @@ TEST(MhdTracer, TheTracerDoesNotMoveTheFlowAtAnyOrder) {
       for (const char* tracer : {"fv.tracer=true", "fv.tracer=false"}) {
         auto s = make_solver(
             "fv/sedov",
-            {"grid.nx=20", "grid.ny=18", "grid.nz=16", physics, "fv.bx=0.5", "fv.by=0.3",
+            {"grid.nx=14", "grid.ny=12", "grid.nz=10", physics, "fv.bx=0.5", "fv.by=0.3",
              "fv.ambient_p=0.1", "fv.cloud_radius=0.12", rec, "fv.time=ader", tracer},
             BackendKind::cpu, Precision::f64);
         s->advance(10);
