@@ -3,7 +3,7 @@
 // run (as FvBackend is for the uniform grid): ghost filling, regrid remapping, the
 // refinement indicator, an RK stage on every block, refluxing, and the reductions and
 // resampling of the solver. The loops are written once over the execution space
-// (AmrLoops.hpp); AmrCpu.cpp makes the host backend, cuda/AmrKernels.cu the device one.
+// (AmrLoops.hpp); AmrCpu.cpp makes the host backend, cuda/AmrDeviceBackend.cuh the device one.
 // The state is the fv solver's (rho, rho u, E [, B, psi] [, rho c]) and the physics fv's.
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,7 @@
 #pragma once
 // The loops of the adaptive mesh, written once over the execution space: ghost filling,
 // remapping, the indicator, refluxing, the CFL rate, the totals, resampling and packing.
-// AmrCpu.cpp instantiates them on the host and cuda/AmrKernels.cu on the device; a stage is
+// AmrCpu.cpp instantiates them on the host and cuda/AmrDeviceBackend.cuh on the device; a stage is
 // the one thing each space computes its own way (the host runs fv's own stage on each
 // block, the device one kernel over all blocks), both through fv's update_cell().
 //
@@ -254,7 +254,7 @@ struct StageWorkers {
   Buffer scratch;
 };
 
-// A second-order stage on one space (AmrCpu.cpp, cuda/AmrKernels.cu).
+// A second-order stage on one space (AmrCpu.cpp, cuda/AmrDeviceBackend.cuh).
 template <class T>
 void amr_stage_on(const exec::Host& space, const BlockStageArgs<T>& a, StageWorkers<T>& w);
 template <class T>

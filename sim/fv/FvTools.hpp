@@ -2,7 +2,7 @@
 // The fv family's steering tools (docs/gui.md): a blast (a Sedov energy injection), a dense
 // cloud, and solid obstacles the flow goes around; and the stage that honours obstacles.
 // The loops are written once over the execution space; FvToolsCpu.cpp instantiates them
-// on the host and cuda/FvToolsKernels.cu on the device, so a stroke is a kernel where the
+// on the host and cuda/FvDeviceTools.cuh on the device, so a stroke is a kernel where the
 // state lives and only its sums come back.
 //
 // A solid obstacle is a set of cells marked in the field `solid` (1 solid, 0 fluid; ghosts
@@ -292,7 +292,7 @@ class FvToolsOn final : public FvTools<T> {
   }
 };
 
-// The tools of a run's backend (FvToolsCpu.cpp; cuda/FvToolsKernels.cu for the device).
+// The tools of a run's backend (FvToolsCpu.cpp; cuda/FvDeviceTools.cuh for the device).
 template <class T>
 std::unique_ptr<FvTools<T>> make_tools(BackendKind backend);
 template <class T>

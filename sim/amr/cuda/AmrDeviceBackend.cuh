@@ -1,5 +1,10 @@
+#pragma once
 // The device backend of the adaptive mesh: the loops of AmrLoops.hpp on exec::Device, and
-// the stage: one launch advances every block.
+// the stage: one launch advances every block. Instantiated once per precision, each in a
+// source of its own that sim/amr/CMakeLists.txt generates (AmrDeviceBackend_float.cu,
+// _double.cu): in one source they were the last compile of a build for the GPU machine to
+// finish, alone for its last minutes (about six minutes in all at -O3 for sm_90 on that
+// machine's 16 cores, 2026-11-28).
 //
 // A thread block owns a tile of TX x TY cells of the x-y planes of one AMR block (TX = the
 // block's x extent, TY up to 256 / TX rows; a block of 32 cells a side is four tiles) and
@@ -258,12 +263,5 @@ template <class T>
 std::unique_ptr<AmrBackend<T>> make_device_amr_backend() {
   return std::make_unique<AmrBackendOn<exec::Device, T>>();
 }
-
-template void amr_stage_on<float>(const exec::Device&, const BlockStageArgs<float>&,
-                                  StageWorkers<float>&);
-template void amr_stage_on<double>(const exec::Device&, const BlockStageArgs<double>&,
-                                   StageWorkers<double>&);
-template std::unique_ptr<AmrBackend<float>> make_device_amr_backend<float>();
-template std::unique_ptr<AmrBackend<double>> make_device_amr_backend<double>();
 
 }  // namespace fluxview::amr
