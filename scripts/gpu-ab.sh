@@ -8,7 +8,9 @@
 #   here:  git diff > .ab/change.patch && git stash    (the tree travels as A)
 #   there: bash scripts/gpu-ab.sh .ab/change.patch "$OUT" 'isentropic-vortex'
 # The two build logs and compare.txt land in OUT_DIR. The builds leave out the tests, the
-# GUI and Catalyst: only `fluxview bench` runs.
+# GUI, Catalyst and the adaptive mesh (none of the compared cases is on the mesh; its device
+# backend was the last compile of a build there, 2026-11-28): only `fluxview bench` runs.
+# GPU_AB_CMAKE_ARGS replaces that last choice (e.g. GPU_AB_CMAKE_ARGS=-DFLUXVIEW_WITH_AMR=ON).
 # usage: gpu-ab.sh PATCH OUT_DIR [CASE_FILTER_REGEX]
 set -uo pipefail
 patch=${1:?usage: gpu-ab.sh PATCH OUT_DIR [FILTER]}
@@ -22,7 +24,7 @@ rm -rf /tmp/gpu-ab-b && mkdir /tmp/gpu-ab-b
 tar -C "$root" --exclude='./build*' -cf - . | tar -C /tmp/gpu-ab-b -xf -
 (cd /tmp/gpu-ab-b && git apply "$patch") || { echo "gpu-ab.sh: $patch does not apply" >&2; exit 2; }
 args=(-DCMAKE_CUDA_ARCHITECTURES=90 -DFLUXVIEW_WITH_GUI=OFF -DFLUXVIEW_WITH_CATALYST=OFF
-  -DFLUXVIEW_BUILD_TESTS=OFF)
+  -DFLUXVIEW_BUILD_TESTS=OFF ${GPU_AB_CMAKE_ARGS:--DFLUXVIEW_WITH_AMR=OFF})
 t0=$SECONDS
 # build.sh unpacks the -dev packages into /tmp/deps once, then writes .devdeps/env.sh: B
 # starts when A's unpacking is over, so that it finds them whole.
