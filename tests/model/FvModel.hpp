@@ -874,8 +874,11 @@ class FvModel {
     const int nt = ader ? weno : 0;
     const Vars cl = primitive(cell_at(u, pl)), cr = primitive(cell_at(u, pr));
     const long double g = 0.5L / std::sqrt(3.0L);
-    const std::vector<long double> taus = !ader || weno == 1
-                                              ? std::vector<long double>{ader ? 0.5L : 0}
+    // A Runge-Kutta stage's one instant (its tau unused: nt = 0); ADER's midpoint at M = 1,
+    // else its two Gauss points.
+    const std::vector<long double> taus = !ader ? std::vector<long double>{0}
+                                          : weno == 1
+                                              ? std::vector<long double>{0.5L}
                                               : std::vector<long double>{0.5L - g, 0.5L + g};
     std::vector<long double> xs[3];
     for (int b = 0; b < 3; ++b)
