@@ -31,6 +31,7 @@
 
 #include "sim/amr/AmrLoops.hpp"
 #include "sim/amr/cuda/TaskLoops.cuh"
+#include "sim/core/cuda/BlockRateMax.cuh"
 #include "sim/core/cuda/CudaCheck.cuh"
 
 namespace fluxview::amr {
@@ -46,11 +47,6 @@ struct Tile {
   int tiles_y = 1;     // tiles per block along y
   bool ax, ay, az;     // active axes
 };
-
-__device__ void atomic_max_rate(unsigned long long* bits, double v) {
-  // Non-negative doubles (and NaN, whose bits are larger still) order like their bits.
-  atomicMax(bits, static_cast<unsigned long long>(__double_as_longlong(v)));
-}
 
 template <int NV, class T>
 __device__ State<T, NV> prim_at(const PoolView<T>& u, std::int64_t c, const fv::Physics<T>& ph) {
@@ -202,23 +198,7 @@ __global__ void __launch_bounds__(kMaxThreads, sizeof(T) == 4 ? 2 : 1)
   }
 
   if (corrected) atomicAdd(a.corrected, corrected);
-  if (a.rate_bits && threads % 32 != 0) {
-    // Tiles narrower than a warp (1D and thin 2D blocks): one atomic per thread.
-    atomic_max_rate(a.rate_bits, rate);
-  } else if (a.rate_bits) {
-    // Warp maximum, then one atomic per block. NaN propagates: fmax would drop it.
-    for (int o = 16; o > 0; o >>= 1) {
-      const double other = __shfl_down_sync(0xffffffffu, rate, o);
-      rate = exec::max_keep_nan(rate, other);
-    }
-    if ((tid & 31) == 0) srate[tid >> 5] = rate;
-    __syncthreads();
-    if (tid == 0) {
-      double m = 0;
-      for (int w = 0; w < threads / 32; ++w) m = exec::max_keep_nan(m, srate[w]);
-      atomic_max_rate(a.rate_bits, m);
-    }
-  }
+  if (a.rate_bits) cuda::block_max_rate(a.rate_bits, rate, tid, threads, srate);
 }
 
 Tile tile_of(const FieldLayout& l) {

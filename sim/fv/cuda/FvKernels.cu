@@ -19,6 +19,7 @@
 // the flux differences is taken in the same order (x, y, z) as there.
 #include <algorithm>
 
+#include "sim/core/cuda/BlockRateMax.cuh"
 #include "sim/core/cuda/CudaCheck.cuh"
 #include "sim/core/cuda/ExecDevice.cuh"
 #include "sim/fv/FvLoops.hpp"
@@ -46,11 +47,6 @@ Geometry geometry(const FieldLayout& l) {
 template <int NV, class T>
 __device__ State<T, NV> load_prim(const Conserved<T>& u, long long c, const Physics<T>& ph) {
   return cons_to_prim(load_state<NV>(u, c), ph);
-}
-
-__device__ void atomic_max_rate(unsigned long long* bits, double v) {
-  // Non-negative doubles (and NaN, whose bits are larger still) order like their bits.
-  atomicMax(bits, static_cast<unsigned long long>(__double_as_longlong(v)));
 }
 
 // Resident blocks asked of the compiler: the 32x4 tile three per SM (at most 170
@@ -201,18 +197,7 @@ __global__ void __launch_bounds__(kTx* kTy, kTy == 4 ? 3 : (sizeof(T) == 4 ? 2 :
   }
 
   if (corrected) atomicAdd(a.corrected, corrected);
-  if (a.rate_bits) {
-    // Warp maximum, then one atomic per block. NaN propagates: fmax would drop it.
-    for (int o = 16; o > 0; o >>= 1)
-      rate = exec::max_keep_nan(rate, __shfl_down_sync(0xffffffffu, rate, o));
-    if ((tid & 31) == 0) srate[tid >> 5] = rate;
-    __syncthreads();
-    if (tid == 0) {
-      double m = 0;
-      for (int w = 0; w < kThreads / 32; ++w) m = exec::max_keep_nan(m, srate[w]);
-      atomic_max_rate(a.rate_bits, m);
-    }
-  }
+  if (a.rate_bits) cuda::block_max_rate(a.rate_bits, rate, tid, kThreads, srate);
 }
 
 template <class T, int kTy>
