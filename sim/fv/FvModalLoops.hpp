@@ -30,6 +30,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 #include "sim/core/Buffer.hpp"
@@ -91,6 +92,16 @@ struct SlabArrays {
 // ADER and 2.4 times with rk4, and third order 0.7 times as fast: its two polynomials of
 // 15 modes fit a thread well enough that the extra pass's traffic costs more.
 inline constexpr int kFacePointsFromDegree = 3;
+// At this degree MHD's face pass on the device streams each cell's stored modes one time
+// layer at a time (layered_face_fluxes) rather than holding the two polynomials
+// (polynomial_face_fluxes), which for nine or ten variables spill heavily. Measured on an
+// H200 (docs/performance.md, 2026-11-28, side by side in two calls): the MHD vortex at
+// 128^3 with weno3 and ADER 1.32 times faster; hydro's 192^3 vortex 1.78 times slower with
+// ADER and 1.54 with SSP-RK3 (its five variables' polynomials fit well enough), and on the
+// host MHD 15-20% slower. The sums are the same in the same order: the same bits.
+inline constexpr int kLayeredFacesDegree = 2;
+template <class Space, int NV>
+inline constexpr bool kLayeredFacesOn = std::is_same_v<Space, exec::Device>&& NV >= 9;
 
 // One cell's output of a stage from its flux divergence lv, the update every higher-order
 // path shares (and the adaptive mesh's WENO-Z stage, sim/amr): out = w0 U0 + w (in + dt L),
@@ -303,6 +314,59 @@ void polynomial_face_fluxes(const Space& space, const StageArgs<T>& a, const Sla
       exec::Block<32, 2, 1>{});
 }
 
+// Pass 3, one axis, degree 2, MHD on the device (kLayeredFacesOn): the fluxes from the
+// stored modes of the two cells beside each face, one time point of the rule at a time
+// (face_flux_in_layers). A thread holds one variable's 15 modes of one cell while it
+// evaluates them at the face's spatial points, then the states of one layer (2 x 4 points
+// of NV values) and the first layer's four fluxes: with nine variables about 120 values,
+// where the two polynomials alone are 270 (2 x 15 modes x 9), which spill (hydro's 150
+// spill too: docs/performance.md, 2026-11-28, 255 registers, bound by spills; for hydro
+// this pass measured slower all the same). Each mode is read once a layer: twice a face
+// with ADER. The same terms in the same order as polynomial_face_fluxes.
+template <int D, int M, int NV, class Space, class T>
+void layered_face_fluxes(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
+                         const FaceRule<D, T>& rule) {
+  const EulerFaceSolver<T, NV> rs{a.ph};
+  const int nt = a.ader ? M : 0;
+  const int count = a.ader ? space_time_modes(M) : modes_up_to(M);
+  const ScratchBox pb = s.poly, fb = s.face;
+  const T* modes = s.modes;
+  T* flux = s.flux;
+  exec::for_each_cell(
+      space, slab_faces<D>(s),
+      [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
+        const std::int64_t cell[2] = {pb.local(i - (D == 0), j - (D == 1), k - (D == 2)),
+                                      pb.local(i, j, k)};
+        State<T, NV> meanL, meanR;
+        for (int v = 0; v < NV; ++v) {
+          meanL.v[v] = modes[std::int64_t(v) * pb.cells + cell[0]];
+          meanR.v[v] = modes[std::int64_t(v) * pb.cells + cell[1]];
+        }
+        const int ns = rule.n1 * rule.n2;
+        const auto layer = [&](int t, State<T, NV>(*u)[4]) {
+          for (int v = 0; v < NV; ++v)
+            for (int side = 0; side < 2; ++side) {
+              T c[space_time_modes(M)];
+              for (int m = 0; m < space_time_modes(M); ++m)
+                c[m] = m < count ? modes[(std::int64_t(m) * NV + v) * pb.cells + cell[side]] : T(0);
+              for (int p = 0; p < ns; ++p) {
+                T pos[3];
+                rule.position(p / rule.n2, p % rule.n2, side, pos);
+                T phi[modes_up_to(M)];
+                basis_at<M>(pos, phi);
+                u[side][p].v[v] =
+                    space_time_value_of<M, T>([&](int m) { return c[m]; }, phi, rule.xt[t], nt);
+              }
+            }
+        };
+        bool fell_back = false;
+        const State<T, NV> f = face_flux_in_layers<D>(rs, rule, meanL, meanR, layer, fell_back);
+        const std::int64_t q = fb.local(i, j, k);
+        for (int v = 0; v < NV; ++v) flux[v * fb.cells + q] = f.v[v];
+      },
+      exec::Block<32, 2, 1>{});
+}
+
 // Pass 3, one axis, degree 3: the fluxes from the values at the face points (pass 3a) and
 // the two cells' averages.
 template <int D, int NV, class Space, class T>
@@ -350,6 +414,9 @@ void modal_face_pass(const Space& space, const StageArgs<T>& a, const SlabArrays
     const FaceRule<D, T> rule = face_rule_of<D, M, T>(act, a.ader ? M : 0);
     face_points_pass<D, M, NV>(space, a, s, rule);
     point_face_fluxes<D, NV>(space, a, s, rule);
+  } else if constexpr (M == kLayeredFacesDegree && kLayeredFacesOn<Space, NV>) {
+    const bool act[3] = {act0, act1, act2};
+    layered_face_fluxes<D, M, NV>(space, a, s, face_rule_of<D, M, T>(act, a.ader ? M : 0));
   } else {
     polynomial_face_fluxes<D, M, NV>(space, a, s, act0, act1, act2);
   }

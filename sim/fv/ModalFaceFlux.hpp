@@ -123,6 +123,50 @@ FLUXVIEW_HD State<T, NV> face_flux_at_points(const Solver& rs, const FaceRule<D,
   return f;
 }
 
+// The same flux with the values taken one time point of the rule at a time:
+// layer(t, u) fills u[side][a n2 + b] with the states of both sides at the spatial points
+// at the rule's time xt[t] (a pass that streams each cell's modes once a layer rather
+// than holding both polynomials, FvModalLoops.hpp). The sum runs in face_flux_at_points'
+// order ((a, b) outer, t inner), so the first layer's fluxes are kept until the second's
+// are known; any untrusted state gives the first-order flux, as there.
+template <int D, class T, int NV, class Solver, class Layer>
+FLUXVIEW_HD State<T, NV> face_flux_in_layers(const Solver& rs, const FaceRule<D, T>& rule,
+                                             const State<T, NV>& meanL, const State<T, NV>& meanR,
+                                             const Layer& layer, bool& fell_back) {
+  constexpr int kSpacePoints = 4;  // two along each transverse axis at most
+  State<T, NV> f, first[kSpacePoints];
+#pragma unroll
+  for (int k = 0; k < NV; ++k) f.v[k] = T(0);
+  fell_back = false;
+  const auto band = rs.band(meanL, meanR);
+  const int ns = rule.n1 * rule.n2;
+  for (int t = 0; t < rule.nt; ++t) {
+    State<T, NV> u[2][kSpacePoints];
+    layer(t, u);
+    for (int p = 0; p < ns; ++p) {
+      if (!(rs.trusted_state(u[0][p], band) && rs.trusted_state(u[1][p], band))) {
+        fell_back = true;
+        return rs.template flux<D>(meanL, meanR);
+      }
+      const State<T, NV> g = rs.template flux<D>(u[0][p], u[1][p]);
+      const int a = p / rule.n2, b = p % rule.n2;
+      if (t + 1 < rule.nt) {
+        first[p] = g;  // rule.nt is 1 or 2
+        continue;
+      }
+      if (t > 0) {
+        const T w0 = rule.weight(a, b, 0);
+#pragma unroll
+        for (int k = 0; k < NV; ++k) f.v[k] += w0 * first[p].v[k];
+      }
+      const T w = rule.weight(a, b, t);
+#pragma unroll
+      for (int k = 0; k < NV; ++k) f.v[k] += w * g.v[k];
+    }
+  }
+  return f;
+}
+
 // The flux through the face normal to D between the cell L (below) and R (above), from
 // their space-time polynomials of total degree M with time degree nt (as face_rule_of).
 // active: the axes with more than one cell. Sets `fell_back` if the face took the

@@ -1,6 +1,8 @@
 // The face flux from stored point values (sim/fv/ModalFaceFlux.hpp, face_flux_at_points),
 // which the fourth-order stage uses (FvModalLoops.hpp, pass 3a), against the flux from the
-// two polynomials (modal_face_flux): the same bits, for ADER and Runge-Kutta rules, along
+// two polynomials (modal_face_flux), and from the values one time layer at a time
+// (face_flux_in_layers, the device's degree-2 MHD pass): the same bits, for ADER and
+// Runge-Kutta rules, along
 // each axis, in 1D, 2D and 3D, and where the face falls back to first order. The point
 // values are computed as pass 3a computes them: one variable's modes at a time.
 #include <gtest/gtest.h>
@@ -70,12 +72,26 @@ void check(const EulerFaceSolver<double, 5>& rs, const Poly& L, const Poly& R, c
     return u;
   };
   const S from_points = face_flux_at_points<D>(rs, rule, L.c[0], R.c[0], value, fb_points);
+  // The same values one time layer at a time, as the device's degree-2 MHD face pass
+  // streams them (layered_face_fluxes).
+  bool fb_layers = false;
+  const auto layer = [&](int t, S(*u)[4]) {
+    for (int side = 0; side < 2; ++side)
+      for (int q = 0; q < rule.n1 * rule.n2; ++q)
+        for (int v = 0; v < 5; ++v) u[side][q].v[v] = stored[side][q * rule.nt + t][v];
+  };
+  const S from_layers = face_flux_in_layers<D>(rs, rule, L.c[0], R.c[0], layer, fb_layers);
   EXPECT_EQ(fb_points, fb_poly);
+  EXPECT_EQ(fb_layers, fb_poly);
   fallbacks += fb_poly ? 1 : 0;
-  for (int v = 0; v < 5; ++v)
+  for (int v = 0; v < 5; ++v) {
     EXPECT_TRUE(same_bits(from_points.v[v], from_poly.v[v]))
         << "axis " << D << ", variable " << v << ": " << from_points.v[v] << " vs "
         << from_poly.v[v];
+    EXPECT_TRUE(same_bits(from_layers.v[v], from_poly.v[v]))
+        << "in layers, axis " << D << ", variable " << v << ": " << from_layers.v[v] << " vs "
+        << from_poly.v[v];
+  }
 }
 
 }  // namespace
