@@ -98,7 +98,9 @@ inline constexpr int kFacePointsFromDegree = 3;
 // H200 (docs/performance.md, 2026-11-28, side by side in two calls): the MHD vortex at
 // 128^3 with weno3 and ADER 1.32 times faster; hydro's 192^3 vortex 1.78 times slower with
 // ADER and 1.54 with SSP-RK3 (its five variables' polynomials fit well enough), and on the
-// host MHD 15-20% slower. The sums are the same in the same order: the same bits.
+// host MHD 15-20% slower. MHD's Runge-Kutta stages take it too (not timed: its
+// polynomials, 2 x 10 modes x 9, spill as well). The sums are the same in the same order:
+// the same bits.
 inline constexpr int kLayeredFacesDegree = 2;
 template <class Space, int NV>
 inline constexpr bool kLayeredFacesOn = std::is_same_v<Space, exec::Device>&& NV >= 9;
@@ -318,11 +320,12 @@ void polynomial_face_fluxes(const Space& space, const StageArgs<T>& a, const Sla
 // stored modes of the two cells beside each face, one time point of the rule at a time
 // (face_flux_in_layers). A thread holds one variable's 15 modes of one cell while it
 // evaluates them at the face's spatial points, then the states of one layer (2 x 4 points
-// of NV values) and the first layer's four fluxes: with nine variables about 120 values,
+// of NV values) and the first layer's four fluxes: with nine variables about 150 values,
 // where the two polynomials alone are 270 (2 x 15 modes x 9), which spill (hydro's 150
 // spill too: docs/performance.md, 2026-11-28, 255 registers, bound by spills; for hydro
 // this pass measured slower all the same). Each mode is read once a layer: twice a face
-// with ADER. The same terms in the same order as polynomial_face_fluxes.
+// with ADER. The same terms in the same order as polynomial_face_fluxes, which
+// tests/fv/LayeredFacesTest.cpp checks on the host, bit for bit.
 template <int D, int M, int NV, class Space, class T>
 void layered_face_fluxes(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
                          const FaceRule<D, T>& rule) {
@@ -343,7 +346,7 @@ void layered_face_fluxes(const Space& space, const StageArgs<T>& a, const SlabAr
           meanR.v[v] = modes[std::int64_t(v) * pb.cells + cell[1]];
         }
         const int ns = rule.n1 * rule.n2;
-        const auto layer = [&](int t, State<T, NV>(*u)[4]) {
+        const auto layer = [&](int t, State<T, NV>(*u)[kMaxFaceSpacePoints]) {
           for (int v = 0; v < NV; ++v)
             for (int side = 0; side < 2; ++side) {
               T c[space_time_modes(M)];

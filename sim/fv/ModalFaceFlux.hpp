@@ -42,6 +42,8 @@ FLUXVIEW_HD int face_rule(int degree, T x[2], T w[2]) {
 
 // The most points a face's rule has (two along each transverse axis and in time).
 inline constexpr int kMaxFacePoints = 8;
+// At most two points along each of the face's two transverse axes.
+inline constexpr int kMaxFaceSpacePoints = 4;
 
 // The points of a face's rule, in the order the flux sums them (transverse axis e1, then
 // e2, then time), with their positions on the two sides and their weights. Both the flux
@@ -133,15 +135,14 @@ template <int D, class T, int NV, class Solver, class Layer>
 FLUXVIEW_HD State<T, NV> face_flux_in_layers(const Solver& rs, const FaceRule<D, T>& rule,
                                              const State<T, NV>& meanL, const State<T, NV>& meanR,
                                              const Layer& layer, bool& fell_back) {
-  constexpr int kSpacePoints = 4;  // two along each transverse axis at most
-  State<T, NV> f, first[kSpacePoints];
+  State<T, NV> f, first[kMaxFaceSpacePoints];
 #pragma unroll
   for (int k = 0; k < NV; ++k) f.v[k] = T(0);
   fell_back = false;
   const auto band = rs.band(meanL, meanR);
   const int ns = rule.n1 * rule.n2;
   for (int t = 0; t < rule.nt; ++t) {
-    State<T, NV> u[2][kSpacePoints];
+    State<T, NV> u[2][kMaxFaceSpacePoints];
     layer(t, u);
     for (int p = 0; p < ns; ++p) {
       if (!(rs.trusted_state(u[0][p], band) && rs.trusted_state(u[1][p], band))) {

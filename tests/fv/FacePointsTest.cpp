@@ -75,7 +75,7 @@ void check(const EulerFaceSolver<double, 5>& rs, const Poly& L, const Poly& R, c
   // The same values one time layer at a time, as the device's degree-2 MHD face pass
   // streams them (layered_face_fluxes).
   bool fb_layers = false;
-  const auto layer = [&](int t, S(*u)[4]) {
+  const auto layer = [&](int t, S(*u)[kMaxFaceSpacePoints]) {
     for (int side = 0; side < 2; ++side)
       for (int q = 0; q < rule.n1 * rule.n2; ++q)
         for (int v = 0; v < 5; ++v) u[side][q].v[v] = stored[side][q * rule.nt + t][v];
