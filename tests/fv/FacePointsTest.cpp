@@ -7,17 +7,17 @@
 // values are computed as pass 3a computes them: one variable's modes at a time.
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <random>
 #include <string>
 
 #include "sim/fv/AderPredictor.hpp"
 #include "sim/fv/EulerPolicies.hpp"
 #include "sim/fv/ModalFaceFlux.hpp"
+#include "tests/support/SameBits.hpp"
 
 using namespace fluxview::fv;
+using fluxview::test::same_bits;
 
 namespace {
 
@@ -38,13 +38,6 @@ Poly random_poly(std::mt19937& rng, bool wild) {
   for (int m = 1; m < space_time_modes(kDeg); ++m)
     for (int v = 0; v < 5; ++v) st.c[m].v[v] = scale * d(rng);
   return st;
-}
-
-bool same_bits(double a, double b) {
-  std::uint64_t x, y;
-  std::memcpy(&x, &a, sizeof x);
-  std::memcpy(&y, &b, sizeof y);
-  return x == y;
 }
 
 template <int D>

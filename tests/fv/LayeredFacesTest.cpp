@@ -17,9 +17,11 @@
 #include "sim/core/Exec.hpp"
 #include "sim/core/ExecHost.hpp"
 #include "sim/fv/FvModalLoops.hpp"
+#include "tests/support/SameBits.hpp"
 
 using namespace fluxview;
 using namespace fluxview::fv;
+using fluxview::test::same_bits;
 using namespace fluxview::fv::modal_detail;  // the passes, as the stages call them
 
 namespace {
@@ -57,13 +59,6 @@ std::vector<double> random_modes(const ScratchBox& pb, int count, std::mt19937& 
     }
   }
   return modes;
-}
-
-bool same_bits(double a, double b) {
-  std::uint64_t x, y;
-  std::memcpy(&x, &a, sizeof x);
-  std::memcpy(&y, &b, sizeof y);
-  return x == y;
 }
 
 // Returns how many faces took the first-order flux (the layered pass's own count is not
