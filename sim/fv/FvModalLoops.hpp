@@ -249,6 +249,25 @@ exec::Box slab_faces(const SlabArrays<T>& s) {
   return faces;
 }
 
+// Pass 3's frame, one axis: for each face i-1/2 along D of the slab's cells and the one
+// beyond (slab_faces), the flux `face(i, j, k)` returns (a State<T, NV>), stored at the
+// face's place in the slab's face scratch. Every face pass below is this loop with its own
+// way of making a face's flux (from the polynomials, in time layers, from the stored face
+// points, from WENO-Z's six cells).
+template <int D, int NV, class Space, class T, class Face>
+void face_flux_pass(const Space& space, const SlabArrays<T>& s, const Face& face) {
+  const ScratchBox fb = s.face;
+  T* flux = s.flux;
+  exec::for_each_cell(
+      space, slab_faces<D>(s),
+      [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
+        const State<T, NV> f = face(i, j, k);
+        const std::int64_t q = fb.local(i, j, k);
+        for (int v = 0; v < NV; ++v) flux[v * fb.cells + q] = f.v[v];
+      },
+      exec::Block<32, 2, 1>{});
+}
+
 // Pass 3a, one axis, degree 3: each cell's values at the points of its two faces
 // normal to D (the rule of face_rule_of), for the cells beside a face of the slab, into
 // points[((side * P + p) * NV + v) * cells + cell] (side 0: its +1/2 face, the state below
@@ -298,22 +317,16 @@ void polynomial_face_fluxes(const Space& space, const StageArgs<T>& a, const Sla
   const EulerFaceSolver<T, NV> rs{a.ph};
   const int nt = a.ader ? M : 0;
   const int count = a.ader ? space_time_modes(M) : modes_up_to(M);
-  const ScratchBox pb = s.poly, fb = s.face;
+  const ScratchBox pb = s.poly;
   const T* modes = s.modes;
-  T* flux = s.flux;
-  exec::for_each_cell(
-      space, slab_faces<D>(s),
-      [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
-        const bool active[3] = {act0, act1, act2};
-        SpaceTimePolynomial<T, NV, M> L, R;
-        load_poly<M, NV>(modes, pb, pb.local(i - (D == 0), j - (D == 1), k - (D == 2)), count, L);
-        load_poly<M, NV>(modes, pb, pb.local(i, j, k), count, R);
-        bool fell_back = false;
-        const State<T, NV> f = modal_face_flux<D, M>(rs, L, R, active, nt, fell_back);
-        const std::int64_t q = fb.local(i, j, k);
-        for (int v = 0; v < NV; ++v) flux[v * fb.cells + q] = f.v[v];
-      },
-      exec::Block<32, 2, 1>{});
+  face_flux_pass<D, NV>(space, s, [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
+    const bool active[3] = {act0, act1, act2};
+    SpaceTimePolynomial<T, NV, M> L, R;
+    load_poly<M, NV>(modes, pb, pb.local(i - (D == 0), j - (D == 1), k - (D == 2)), count, L);
+    load_poly<M, NV>(modes, pb, pb.local(i, j, k), count, R);
+    bool fell_back = false;
+    return modal_face_flux<D, M>(rs, L, R, active, nt, fell_back);
+  });
 }
 
 // Pass 3, one axis, degree 2, MHD on the device (kLayeredFacesOn): the fluxes from the
@@ -332,42 +345,36 @@ void layered_face_fluxes(const Space& space, const StageArgs<T>& a, const SlabAr
   const EulerFaceSolver<T, NV> rs{a.ph};
   const int nt = a.ader ? M : 0;
   const int count = a.ader ? space_time_modes(M) : modes_up_to(M);
-  const ScratchBox pb = s.poly, fb = s.face;
+  const ScratchBox pb = s.poly;
   const T* modes = s.modes;
-  T* flux = s.flux;
-  exec::for_each_cell(
-      space, slab_faces<D>(s),
-      [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
-        const std::int64_t cell[2] = {pb.local(i - (D == 0), j - (D == 1), k - (D == 2)),
-                                      pb.local(i, j, k)};
-        State<T, NV> meanL, meanR;
-        for (int v = 0; v < NV; ++v) {
-          meanL.v[v] = modes[std::int64_t(v) * pb.cells + cell[0]];
-          meanR.v[v] = modes[std::int64_t(v) * pb.cells + cell[1]];
+  face_flux_pass<D, NV>(space, s, [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
+    const std::int64_t cell[2] = {pb.local(i - (D == 0), j - (D == 1), k - (D == 2)),
+                                  pb.local(i, j, k)};
+    State<T, NV> meanL, meanR;
+    for (int v = 0; v < NV; ++v) {
+      meanL.v[v] = modes[std::int64_t(v) * pb.cells + cell[0]];
+      meanR.v[v] = modes[std::int64_t(v) * pb.cells + cell[1]];
+    }
+    const int ns = rule.n1 * rule.n2;
+    const auto layer = [&](int t, State<T, NV>(*u)[kMaxFaceSpacePoints]) {
+      for (int v = 0; v < NV; ++v)
+        for (int side = 0; side < 2; ++side) {
+          T c[space_time_modes(M)];
+          for (int m = 0; m < space_time_modes(M); ++m)
+            c[m] = m < count ? modes[(std::int64_t(m) * NV + v) * pb.cells + cell[side]] : T(0);
+          for (int p = 0; p < ns; ++p) {
+            T pos[3];
+            rule.position(p / rule.n2, p % rule.n2, side, pos);
+            T phi[modes_up_to(M)];
+            basis_at<M>(pos, phi);
+            u[side][p].v[v] =
+                space_time_value_of<M, T>([&](int m) { return c[m]; }, phi, rule.xt[t], nt);
+          }
         }
-        const int ns = rule.n1 * rule.n2;
-        const auto layer = [&](int t, State<T, NV>(*u)[kMaxFaceSpacePoints]) {
-          for (int v = 0; v < NV; ++v)
-            for (int side = 0; side < 2; ++side) {
-              T c[space_time_modes(M)];
-              for (int m = 0; m < space_time_modes(M); ++m)
-                c[m] = m < count ? modes[(std::int64_t(m) * NV + v) * pb.cells + cell[side]] : T(0);
-              for (int p = 0; p < ns; ++p) {
-                T pos[3];
-                rule.position(p / rule.n2, p % rule.n2, side, pos);
-                T phi[modes_up_to(M)];
-                basis_at<M>(pos, phi);
-                u[side][p].v[v] =
-                    space_time_value_of<M, T>([&](int m) { return c[m]; }, phi, rule.xt[t], nt);
-              }
-            }
-        };
-        bool fell_back = false;
-        const State<T, NV> f = face_flux_in_layers<D>(rs, rule, meanL, meanR, layer, fell_back);
-        const std::int64_t q = fb.local(i, j, k);
-        for (int v = 0; v < NV; ++v) flux[v * fb.cells + q] = f.v[v];
-      },
-      exec::Block<32, 2, 1>{});
+    };
+    bool fell_back = false;
+    return face_flux_in_layers<D>(rs, rule, meanL, meanR, layer, fell_back);
+  });
 }
 
 // Pass 3, one axis, degree 3: the fluxes from the values at the face points (pass 3a) and
@@ -376,34 +383,28 @@ template <int D, int NV, class Space, class T>
 void point_face_fluxes(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
                        const FaceRule<D, T>& rule) {
   const EulerFaceSolver<T, NV> rs{a.ph};
-  const ScratchBox pb = s.poly, fb = s.face;
+  const ScratchBox pb = s.poly;
   const T* modes = s.modes;
   const T* points = s.points;
-  T* flux = s.flux;
-  exec::for_each_cell(
-      space, slab_faces<D>(s),
-      [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
-        const std::int64_t ql = pb.local(i - (D == 0), j - (D == 1), k - (D == 2)),
-                           qr = pb.local(i, j, k);
-        const int n = rule.points();
-        State<T, NV> meanL, meanR;
-        for (int v = 0; v < NV; ++v) {
-          meanL.v[v] = modes[std::int64_t(v) * pb.cells + ql];
-          meanR.v[v] = modes[std::int64_t(v) * pb.cells + qr];
-        }
-        const auto value = [&](int side, int p, const T*, T) {
-          const std::int64_t c = side == 0 ? ql : qr;
-          State<T, NV> u;
-          for (int v = 0; v < NV; ++v)
-            u.v[v] = points[((std::int64_t(side) * n + p) * NV + v) * pb.cells + c];
-          return u;
-        };
-        bool fell_back = false;
-        const State<T, NV> f = face_flux_at_points<D>(rs, rule, meanL, meanR, value, fell_back);
-        const std::int64_t q = fb.local(i, j, k);
-        for (int v = 0; v < NV; ++v) flux[v * fb.cells + q] = f.v[v];
-      },
-      exec::Block<32, 2, 1>{});
+  face_flux_pass<D, NV>(space, s, [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
+    const std::int64_t ql = pb.local(i - (D == 0), j - (D == 1), k - (D == 2)),
+                       qr = pb.local(i, j, k);
+    const int n = rule.points();
+    State<T, NV> meanL, meanR;
+    for (int v = 0; v < NV; ++v) {
+      meanL.v[v] = modes[std::int64_t(v) * pb.cells + ql];
+      meanR.v[v] = modes[std::int64_t(v) * pb.cells + qr];
+    }
+    const auto value = [&](int side, int p, const T*, T) {
+      const std::int64_t c = side == 0 ? ql : qr;
+      State<T, NV> u;
+      for (int v = 0; v < NV; ++v)
+        u.v[v] = points[((std::int64_t(side) * n + p) * NV + v) * pb.cells + c];
+      return u;
+    };
+    bool fell_back = false;
+    return face_flux_at_points<D>(rs, rule, meanL, meanR, value, fell_back);
+  });
 }
 
 // Pass 3, one axis: fluxes through the faces i-1/2 (along D) of the slab's cells and the
@@ -435,22 +436,15 @@ void wenoz_face_pass(const Space& space, const StageArgs<T>& a, const SlabArrays
   const FieldLayout l = a.layout;
   const Conserved<T> in = a.in;
   const ReconstructionVariables vars = a.vars;
-  const ScratchBox fb = s.face;
-  T* flux = s.flux;
-  exec::for_each_cell(
-      space, slab_faces<D>(s),
-      [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
-        // Cells i-3 .. i+2 along D: the face lies between index 2 and 3.
-        State<T, NV> u[6];
-        for (int s6 = 0; s6 < 6; ++s6) {
-          const int o = s6 - 3;
-          u[s6] = load_cell<NV>(in, l, i + (D == 0) * o, j + (D == 1) * o, k + (D == 2) * o);
-        }
-        const State<T, NV> f = wenoz_face_flux<D, NV>(u, rs, vars);
-        const std::int64_t q = fb.local(i, j, k);
-        for (int v = 0; v < NV; ++v) flux[v * fb.cells + q] = f.v[v];
-      },
-      exec::Block<32, 2, 1>{});
+  face_flux_pass<D, NV>(space, s, [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
+    // Cells i-3 .. i+2 along D: the face lies between index 2 and 3.
+    State<T, NV> u[6];
+    for (int s6 = 0; s6 < 6; ++s6) {
+      const int o = s6 - 3;
+      u[s6] = load_cell<NV>(in, l, i + (D == 0) * o, j + (D == 1) * o, k + (D == 2) * o);
+    }
+    return wenoz_face_flux<D, NV>(u, rs, vars);
+  });
   add_divergence<D, NV>(space, a, s, first);
 }
 
