@@ -61,6 +61,20 @@ struct ScratchBox {
   FLUXVIEW_HD std::int64_t local(int i, int j, int k) const {
     return (i - lo[0]) + std::int64_t(ext[0]) * ((j - lo[1]) + std::int64_t(ext[1]) * (k - lo[2]));
   }
+  // The cell below face i-1/2 along D (the one above is local(i, j, k)).
+  template <int D>
+  FLUXVIEW_HD std::int64_t below(int i, int j, int k) const {
+    return local(i - (D == 0), j - (D == 1), k - (D == 2));
+  }
+  // The cells it covers, as a loop's box.
+  exec::Box box() const {
+    exec::Box b;
+    for (int d = 0; d < 3; ++d) {
+      b.lo[d] = lo[d];
+      b.hi[d] = lo[d] + ext[d];
+    }
+    return b;
+  }
 };
 
 inline ScratchBox scratch_box(const int lo[3], const int hi[3]) {
@@ -152,13 +166,8 @@ void reconstruct_pass(const Space& space, const StageArgs<T>& a, const SlabArray
   for (int d = 0; d < 3; ++d) slope.weno_floor[d] = a.weno2_floor[d];
   const ScratchBox pb = s.poly;
   T* modes = s.modes;
-  exec::Box box;
-  for (int d = 0; d < 3; ++d) {
-    box.lo[d] = pb.lo[d];
-    box.hi[d] = pb.lo[d] + pb.ext[d];
-  }
   exec::for_each_cell(
-      space, box,
+      space, pb.box(),
       [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
         const bool active[3] = {act0, act1, act2};
         auto at = [&](int di, int dj, int dk) {
@@ -182,13 +191,8 @@ void predict_pass(const Space& space, const StageArgs<T>& a, const SlabArrays<T>
   const T nu0 = a.dt * a.inv_dx[0], nu1 = a.dt * a.inv_dx[1], nu2 = a.dt * a.inv_dx[2];
   const ScratchBox pb = s.poly;
   T* modes = s.modes;
-  exec::Box box;
-  for (int d = 0; d < 3; ++d) {
-    box.lo[d] = pb.lo[d];
-    box.hi[d] = pb.lo[d] + pb.ext[d];
-  }
   exec::for_each_cell(
-      space, box,
+      space, pb.box(),
       [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
         const bool active[3] = {act0, act1, act2};
         const T nu[3] = {nu0, nu1, nu2};
@@ -214,6 +218,15 @@ FLUXVIEW_HD void load_poly(const T* modes, const ScratchBox& pb, std::int64_t q,
       st.c[m].v[v] = m < count ? modes[(std::int64_t(m) * NV + v) * pb.cells + q] : T(0);
 }
 
+// A cell's average (its stored mode 0): the face passes that work from face values
+// (layered, stored points) hand the two beside a face to the face flux with the values.
+template <int NV, class T>
+FLUXVIEW_HD State<T, NV> stored_mean(const T* modes, const ScratchBox& pb, std::int64_t q) {
+  State<T, NV> u;
+  for (int v = 0; v < NV; ++v) u.v[v] = modes[std::int64_t(v) * pb.cells + q];
+  return u;
+}
+
 // The flux differences of one axis into the divergence of the slab's cells (set on the
 // first active axis, added after, in the order x, y, z as the second-order path does).
 template <int D, int NV, class Space, class T>
@@ -222,12 +235,7 @@ void add_divergence(const Space& space, const StageArgs<T>& a, const SlabArrays<
   const T* flux = s.flux;
   T* div = s.div;
   const T inv = a.inv_dx[D];
-  exec::Box cells;
-  for (int d = 0; d < 3; ++d) {
-    cells.lo[d] = cb.lo[d];
-    cells.hi[d] = cb.lo[d] + cb.ext[d];
-  }
-  exec::for_each_cell(space, cells, [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
+  exec::for_each_cell(space, cb.box(), [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
     const std::int64_t lo = fb.local(i, j, k),
                        hi = fb.local(i + (D == 0), j + (D == 1), k + (D == 2)),
                        c = cb.local(i, j, k);
@@ -322,7 +330,7 @@ void polynomial_face_fluxes(const Space& space, const StageArgs<T>& a, const Sla
   face_flux_pass<D, NV>(space, s, [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
     const bool active[3] = {act0, act1, act2};
     SpaceTimePolynomial<T, NV, M> L, R;
-    load_poly<M, NV>(modes, pb, pb.local(i - (D == 0), j - (D == 1), k - (D == 2)), count, L);
+    load_poly<M, NV>(modes, pb, pb.below<D>(i, j, k), count, L);
     load_poly<M, NV>(modes, pb, pb.local(i, j, k), count, R);
     bool fell_back = false;
     return modal_face_flux<D, M>(rs, L, R, active, nt, fell_back);
@@ -348,13 +356,9 @@ void layered_face_fluxes(const Space& space, const StageArgs<T>& a, const SlabAr
   const ScratchBox pb = s.poly;
   const T* modes = s.modes;
   face_flux_pass<D, NV>(space, s, [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
-    const std::int64_t cell[2] = {pb.local(i - (D == 0), j - (D == 1), k - (D == 2)),
-                                  pb.local(i, j, k)};
-    State<T, NV> meanL, meanR;
-    for (int v = 0; v < NV; ++v) {
-      meanL.v[v] = modes[std::int64_t(v) * pb.cells + cell[0]];
-      meanR.v[v] = modes[std::int64_t(v) * pb.cells + cell[1]];
-    }
+    const std::int64_t cell[2] = {pb.below<D>(i, j, k), pb.local(i, j, k)};
+    const State<T, NV> meanL = stored_mean<NV>(modes, pb, cell[0]),
+                       meanR = stored_mean<NV>(modes, pb, cell[1]);
     const int ns = rule.n1 * rule.n2;
     const auto layer = [&](int t, State<T, NV>(*u)[kMaxFaceSpacePoints]) {
       for (int v = 0; v < NV; ++v)
@@ -387,14 +391,10 @@ void point_face_fluxes(const Space& space, const StageArgs<T>& a, const SlabArra
   const T* modes = s.modes;
   const T* points = s.points;
   face_flux_pass<D, NV>(space, s, [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
-    const std::int64_t ql = pb.local(i - (D == 0), j - (D == 1), k - (D == 2)),
-                       qr = pb.local(i, j, k);
+    const std::int64_t ql = pb.below<D>(i, j, k), qr = pb.local(i, j, k);
     const int n = rule.points();
-    State<T, NV> meanL, meanR;
-    for (int v = 0; v < NV; ++v) {
-      meanL.v[v] = modes[std::int64_t(v) * pb.cells + ql];
-      meanR.v[v] = modes[std::int64_t(v) * pb.cells + qr];
-    }
+    const State<T, NV> meanL = stored_mean<NV>(modes, pb, ql),
+                       meanR = stored_mean<NV>(modes, pb, qr);
     const auto value = [&](int side, int p, const T*, T) {
       const std::int64_t c = side == 0 ? ql : qr;
       State<T, NV> u;
@@ -464,14 +464,9 @@ UpdateAcc update_pass(const Space& space, const StageArgs<T>& a, const SlabArray
   const StageArgs<T> g = a;
   const ScratchBox cb = s.cell;
   const T* div = s.div;
-  exec::Box cells;
-  for (int d = 0; d < 3; ++d) {
-    cells.lo[d] = cb.lo[d];
-    cells.hi[d] = cb.lo[d] + cb.ext[d];
-  }
   const bool with_rate = a.rate_bits != nullptr;
   return exec::reduce_cells(
-      space, cells, UpdateAcc{}, [=] FLUXVIEW_LAMBDA(int i, int j, int k, UpdateAcc& acc) {
+      space, cb.box(), UpdateAcc{}, [=] FLUXVIEW_LAMBDA(int i, int j, int k, UpdateAcc& acc) {
         const FieldLayout& l = g.layout;
         const std::int64_t c = l.index(i, j, k);
         const std::int64_t step[3] = {l.n[0] > 1 ? 1 : 0, l.n[1] > 1 ? l.sy : 0,
