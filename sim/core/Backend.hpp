@@ -36,4 +36,18 @@ class Backend {
 // What a backend factory says when the run asks for CUDA in a build without it.
 [[noreturn]] void throw_no_cuda_build();
 
+// The backend `kind` names, from a family's two factories: `host()`, or `device()` in a
+// build with CUDA (without, throw_no_cuda_build; `device` is then never called, so its
+// factory need not be defined). Every family's make_backend is this.
+template <class MakeHost, class MakeDevice>
+auto backend_for(BackendKind kind, const MakeHost& host, const MakeDevice& device) {
+  if (kind == BackendKind::cpu) return host();
+#if FLUXVIEW_HAVE_CUDA
+  return device();
+#else
+  (void)device;
+  throw_no_cuda_build();
+#endif
+}
+
 }  // namespace fluxview

@@ -23,12 +23,8 @@ std::unique_ptr<FdBackend<T>> make_host_backend() {
 
 template <class T>
 std::unique_ptr<FdBackend<T>> make_backend(BackendKind backend) {
-  if (backend == BackendKind::cpu) return make_host_backend<T>();
-#if FLUXVIEW_HAVE_CUDA
-  return make_device_backend<T>();
-#else
-  throw_no_cuda_build();
-#endif
+  return backend_for(
+      backend, [] { return make_host_backend<T>(); }, [] { return make_device_backend<T>(); });
 }
 
 template std::unique_ptr<FdBackend<float>> make_backend<float>(BackendKind);

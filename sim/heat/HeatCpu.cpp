@@ -49,13 +49,9 @@ std::unique_ptr<HeatBackend<T>> make_host_backend() {
 
 template <class T>
 std::unique_ptr<HeatBackend<T>> make_backend(BackendKind backend, HeatKernel kernel) {
-  if (backend == BackendKind::cpu) return make_host_backend<T>();
-#if FLUXVIEW_HAVE_CUDA
-  return make_device_backend<T>(kernel);
-#else
-  (void)kernel;
-  throw_no_cuda_build();
-#endif
+  return backend_for(
+      backend, [] { return make_host_backend<T>(); },
+      [kernel] { return make_device_backend<T>(kernel); });
 }
 
 template std::unique_ptr<HeatBackend<float>> make_backend<float>(BackendKind, HeatKernel);
