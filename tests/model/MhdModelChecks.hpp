@@ -6,14 +6,19 @@
 // corrected cells.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "sim/core/Grid.hpp"
+#include "sim/core/Solver.hpp"
+#include "sim/core/Types.hpp"
 #include "tests/model/MhdModel.hpp"
 #include "tests/model/ModelTestUtil.hpp"
 #include "tests/model/Tracked.hpp"
