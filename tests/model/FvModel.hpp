@@ -69,6 +69,7 @@
 #include "sim/core/Parameter.hpp"
 #include "sim/core/Types.hpp"
 #include "sim/fv/WenoReconstruction.hpp"
+#include "tests/model/FvModelGrid.hpp"
 #include "tests/model/Tracked.hpp"
 #include "tests/model/WenoModel.hpp"
 
@@ -78,14 +79,11 @@ namespace fluxview::model {
 using FvState = std::array<std::vector<Tracked>, 6>;
 inline const char* const kFvConserved[6] = {"rho", "mom_x", "mom_y", "mom_z", "E", "rho_c"};
 
-class FvModel {
+class FvModel : public FvModelGrid {
  public:
-  enum class Bc { outflow, reflecting, periodic };
   enum class Riemann { llf, hll, hllc };
   using Vars = std::array<Tracked, 6>;
 
-  std::array<int, 3> n{1, 1, 1};
-  std::array<long double, 3> spacing{1, 1, 1};
   long double gamma = 1.4L, theta = 1.5L, rho_floor = 0, p_floor = 0, cfl = 0.4L;
   bool plm = true;
   int weno = 0;       // the modal WENO path: 1 weno2, 2 weno3, 3 weno4 (degree); 0: PLM/constant
@@ -95,26 +93,10 @@ class FvModel {
   enum class Variables { conserved, primitive, characteristic };
   Variables variables = Variables::conserved;  // fv.variables, for the WENO path
   Riemann riemann = Riemann::hllc;
-  Bc bc[3][2] = {};
 
   static FvModel from(const ParamSet& p, Precision precision) {
     FvModel m;
-    const char* nk[3] = {"grid.nx", "grid.ny", "grid.nz"};
-    const char* lk[3] = {"grid.lx", "grid.ly", "grid.lz"};
-    const char* ax[3] = {"x", "y", "z"};
-    for (int a = 0; a < 3; ++a) {
-      m.n[a] = int(p.get_int(nk[a]));
-      m.spacing[a] = (long double)p.get_real(lk[a]) / m.n[a];
-      for (int s = 0; s < 2; ++s) {
-        // The most specific key that is not "inherit" (docs/fv.md, Boundaries).
-        std::string v = p.get_string(std::string("fv.bc_") + ax[a] + (s ? "max" : "min"));
-        if (v == "inherit") v = p.get_string(std::string("fv.bc_") + ax[a]);
-        if (v == "inherit") v = p.get_string("fv.bc");
-        m.bc[a][s] = v == "periodic"     ? Bc::periodic
-                     : v == "reflecting" ? Bc::reflecting
-                                         : Bc::outflow;
-      }
-    }
+    static_cast<FvModelGrid&>(m) = FvModelGrid::from(p);
     m.gamma = p.get_real("fv.gamma");
     m.theta = p.get_real("fv.theta");
     const std::string rec = p.get_string("fv.reconstruction");
@@ -145,7 +127,6 @@ class FvModel {
     return m;
   }
 
-  std::int64_t cells() const { return std::int64_t(n[0]) * n[1] * n[2]; }
   int vars() const { return tracer ? 6 : 5; }
 
   struct StepResult {
@@ -216,34 +197,11 @@ class FvModel {
     return v;
   }
 
-  std::int64_t index(const int q[3]) const {
-    return (std::int64_t(q[2]) * n[1] + q[1]) * n[0] + q[0];
-  }
-
-  // The conserved state of the cell at position pos, which may lie beyond the grid: each
-  // axis's ghost rule applied in turn (periodic wraps, outflow repeats the edge cell,
-  // reflecting mirrors it and negates that axis's momentum), so a corner ghost is both.
+  // The conserved state of the cell at position pos, which may lie beyond the grid
+  // (FvModelGrid::source_of), with a reflecting wall's normal momentum negated.
   Vars cell_at(const FvState& u, const int pos[3]) const {
-    int q[3] = {pos[0], pos[1], pos[2]};
-    bool flip[3] = {false, false, false};
-    for (int a = 0; a < 3; ++a) {
-      if (q[a] >= 0 && q[a] < n[a]) continue;
-      const int side = q[a] < 0 ? 0 : 1;
-      const int layer = side == 0 ? -1 - q[a] : q[a] - n[a];  // 0 next to the interior
-      switch (bc[a][side]) {
-        case Bc::periodic:
-          q[a] = ((q[a] % n[a]) + n[a]) % n[a];
-          break;
-        case Bc::outflow:
-          q[a] = side == 0 ? 0 : n[a] - 1;
-          break;
-        case Bc::reflecting:
-          q[a] = side == 0 ? layer : n[a] - 1 - layer;
-          flip[a] = true;
-          break;
-      }
-    }
-    Vars v = load(u, index(q));
+    bool flip[3];
+    Vars v = load(u, source_of(pos, flip));
     for (int a = 0; a < 3; ++a)
       if (flip[a]) v[1 + a] = -v[1 + a];
     return v;

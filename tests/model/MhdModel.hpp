@@ -33,6 +33,7 @@
 
 #include "sim/core/Parameter.hpp"
 #include "sim/core/Types.hpp"
+#include "tests/model/FvModelGrid.hpp"
 #include "tests/model/Tracked.hpp"
 
 namespace fluxview::model {
@@ -42,42 +43,23 @@ using MhdState = std::array<std::vector<Tracked>, 10>;
 inline const char* const kMhdConserved[10] = {"rho", "mom_x", "mom_y", "mom_z", "E",
                                               "B_x", "B_y",   "B_z",   "psi",   "rho_c"};
 
-class MhdModel {
+class MhdModel : public FvModelGrid {
  public:
-  enum class Bc { outflow, reflecting, periodic };
   enum class Riemann { llf, hll, hlld };
   // Slots: rho, (rho) u_x..u_z, E or p, B_x..B_z, psi, (rho) c.
   using Vars = std::array<Tracked, 10>;
   static constexpr int kE = 4, kB = 5, kPsi = 8, kC = 9;
 
-  std::array<int, 3> n{1, 1, 1};
-  std::array<long double, 3> spacing{1, 1, 1};
   long double gamma = 1.4L, theta = 1.5L, rho_floor = 0, p_floor = 0, cfl = 0.4L;
   long double alpha = 0.1L;  // fv.glm_alpha
   bool cleaning = true;      // fv.mhd_divergence = glm
   bool plm = true;
   bool tracer = false;
   Riemann riemann = Riemann::hlld;
-  Bc bc[3][2] = {};
 
   static MhdModel from(const ParamSet& p, Precision precision) {
     MhdModel m;
-    const char* nk[3] = {"grid.nx", "grid.ny", "grid.nz"};
-    const char* lk[3] = {"grid.lx", "grid.ly", "grid.lz"};
-    const char* ax[3] = {"x", "y", "z"};
-    for (int a = 0; a < 3; ++a) {
-      m.n[a] = int(p.get_int(nk[a]));
-      m.spacing[a] = (long double)p.get_real(lk[a]) / m.n[a];
-      for (int s = 0; s < 2; ++s) {
-        // The most specific key that is not "inherit" (docs/fv.md, Boundaries).
-        std::string v = p.get_string(std::string("fv.bc_") + ax[a] + (s ? "max" : "min"));
-        if (v == "inherit") v = p.get_string(std::string("fv.bc_") + ax[a]);
-        if (v == "inherit") v = p.get_string("fv.bc");
-        m.bc[a][s] = v == "periodic"     ? Bc::periodic
-                     : v == "reflecting" ? Bc::reflecting
-                                         : Bc::outflow;
-      }
-    }
+    static_cast<FvModelGrid&>(m) = FvModelGrid::from(p);
     if (p.get_string("fv.physics") != "mhd")
       throw std::invalid_argument("the mhd model needs fv.physics = mhd");
     m.gamma = p.get_real("fv.gamma");
@@ -102,7 +84,6 @@ class MhdModel {
     return m;
   }
 
-  std::int64_t cells() const { return std::int64_t(n[0]) * n[1] * n[2]; }
   int vars() const { return tracer ? 10 : 9; }
 
   // The GLM speed and psi's damping rate of a step.
@@ -189,34 +170,13 @@ class MhdModel {
     return v;
   }
 
-  std::int64_t index(const int q[3]) const {
-    return (std::int64_t(q[2]) * n[1] + q[1]) * n[0] + q[0];
-  }
-
-  // The cell at pos, which may lie beyond the grid: each axis's ghost rule in turn.
+  // The cell at pos, which may lie beyond the grid (FvModelGrid::source_of), with a
+  // perfectly conducting wall's u_n and B_n mirrored.
   Vars cell_at(const MhdState& u, const int pos[3]) const {
-    int q[3] = {pos[0], pos[1], pos[2]};
-    bool flip[3] = {false, false, false};
-    for (int a = 0; a < 3; ++a) {
-      if (q[a] >= 0 && q[a] < n[a]) continue;
-      const int side = q[a] < 0 ? 0 : 1;
-      const int layer = side == 0 ? -1 - q[a] : q[a] - n[a];  // 0 next to the interior
-      switch (bc[a][side]) {
-        case Bc::periodic:
-          q[a] = ((q[a] % n[a]) + n[a]) % n[a];
-          break;
-        case Bc::outflow:
-          q[a] = side == 0 ? 0 : n[a] - 1;
-          break;
-        case Bc::reflecting:
-          q[a] = side == 0 ? layer : n[a] - 1 - layer;
-          flip[a] = true;
-          break;
-      }
-    }
-    Vars v = load(u, index(q));
+    bool flip[3];
+    Vars v = load(u, source_of(pos, flip));
     for (int a = 0; a < 3; ++a)
-      if (flip[a]) {  // a perfectly conducting wall: u_n and B_n mirrored
+      if (flip[a]) {
         v[1 + a] = -v[1 + a];
         v[kB + a] = -v[kB + a];
       }
