@@ -912,37 +912,13 @@ class FvModel : public FvModelGrid {
   // One stage: out = in + dt L(in) (w0 = 0) or w0 U + (1 - w0) (in + dt L(in)).
   FvState stage(const FvState& u0, const FvState& in, const Tracked& h, long double w0,
                 StepResult& res) const {
-    FvState out;
-    for (auto& f : out) f.assign(cells(), Tracked(0));
-    auto combine = [&](std::int64_t c, const Vars& l) {
-      Vars r;
-      for (int m = 0; m < 6; ++m) {
-        if (m >= vars()) {
-          r[m] = Tracked(0);
-          continue;
-        }
-        const Tracked advanced = in[m][c] + h * l[m];
-        r[m] = w0 == 0 ? advanced : rounded(w0, 1) * u0[m][c] + rounded(1 - w0, 1) * advanced;
-      }
-      return r;
-    };
-    for (int k = 0; k < n[2]; ++k)
-      for (int j = 0; j < n[1]; ++j)
-        for (int i = 0; i < n[0]; ++i) {
-          const int idx[3] = {i, j, k};
-          const std::int64_t c = index(idx);
-          Vars r = combine(c, rate_of_change(in, idx, false, h, res));
-          if (!admissible(r, res)) {
-            ++res.corrected;
-            r = combine(c, rate_of_change(in, idx, true, h, res));
-            if (!admissible(r, res)) {
-              ++res.floored;
-              r = conserved(primitive(r));
-            }
-          }
-          for (int m = 0; m < vars(); ++m) out[m][c] = r[m];
-        }
-    return out;
+    return fv_model_stage<Vars>(
+        *this, vars(), u0, in, h, w0,
+        [&](const int idx[3], bool first_order) {
+          return rate_of_change(in, idx, first_order, h, res);
+        },
+        [&](const Vars& r) { return admissible(r, res); },
+        [&](const Vars& r) { return conserved(primitive(r)); }, res.corrected, res.floored);
   }
 };
 

@@ -2,12 +2,15 @@
 // The grid both fv models step on (hydro's FvModel, MhdModel): the cells, their spacing in
 // long double, each face's boundary from the fv.bc keys, and the ghost rule by index
 // arithmetic (the solver fills ghost layers; a model asks where a position beyond the grid
-// takes its state from, so the two are written differently).
+// takes its state from, so the two are written differently); and the stage both step
+// with, the fallback and floors included (fv_model_stage).
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/core/Parameter.hpp"
+#include "tests/model/Tracked.hpp"
 
 namespace fluxview::model {
 
@@ -73,5 +76,48 @@ struct FvModelGrid {
     return index(q);
   }
 };
+
+// One Runge-Kutta stage of an fv model over every cell, with the solver's fallback
+// (docs/fv.md): out = in + h L(in) (w0 = 0) or w0 U0 + (1 - w0) (in + h L(in)), where
+// rate(idx, first_order) is L at cell idx; a cell whose result is not admissible takes it
+// again from the first-order rate (counted in `corrected`), and if still not, floor(r)
+// (counted in `floored` too). State is an array of per-cell fields, nv of them in use.
+template <class Vars, class State, class Rate, class Admissible, class Floor>
+State fv_model_stage(const FvModelGrid& g, int nv, const State& u0, const State& in,
+                     const Tracked& h, long double w0, const Rate& rate,
+                     const Admissible& admissible, const Floor& floor, int& corrected,
+                     int& floored) {
+  State out;
+  for (auto& f : out) f.assign(g.cells(), Tracked(0));
+  const auto combine = [&](std::int64_t c, const Vars& l) {
+    Vars r;
+    for (int m = 0; m < int(r.size()); ++m) {
+      if (m >= nv) {
+        r[m] = Tracked(0);
+        continue;
+      }
+      const Tracked advanced = in[m][c] + h * l[m];
+      r[m] = w0 == 0 ? advanced : rounded(w0, 1) * u0[m][c] + rounded(1 - w0, 1) * advanced;
+    }
+    return r;
+  };
+  for (int k = 0; k < g.n[2]; ++k)
+    for (int j = 0; j < g.n[1]; ++j)
+      for (int i = 0; i < g.n[0]; ++i) {
+        const int idx[3] = {i, j, k};
+        const std::int64_t c = g.index(idx);
+        Vars r = combine(c, rate(idx, false));
+        if (!admissible(r)) {
+          ++corrected;
+          r = combine(c, rate(idx, true));
+          if (!admissible(r)) {
+            ++floored;
+            r = floor(r);
+          }
+        }
+        for (int m = 0; m < nv; ++m) out[m][c] = r[m];
+      }
+  return out;
+}
 
 }  // namespace fluxview::model
