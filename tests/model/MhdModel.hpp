@@ -96,9 +96,12 @@ class MhdModel : public FvModelGrid {
     Cleaning cleaning;
     int corrected = 0;  // cell-stages that took the fallback or the floors
     int floored = 0;    // of those, the ones that needed the floors
+    int guarded = 0;    // HLLD outer states that took the 0/0 guard (per side, face, stage)
     // The narrowest yes/no decision of the step (a face state positive, a stage result
     // admissible, HLLD's 0/0 guard): the smallest |value - threshold| / magnitude.
     long double closest_call = INFINITY;
+    // The same for HLLD's 0/0 guard alone (not in closest_call).
+    long double closest_guard = INFINITY;
   };
 
   // max over cells of sum_a (|u_a| + c_f,a) / dx_a: the CFL rate, which c_h comes from.
@@ -242,9 +245,12 @@ class MhdModel : public FvModelGrid {
     return minmod(t * dm, t * dp, Tracked(0.5) * (dm + dp));
   }
 
-  static void note_decision(const Tracked& x, const Tracked& threshold, StepResult& res) {
+  static long double closeness(const Tracked& x, const Tracked& threshold) {
     const long double m = std::max(x.mag, threshold.mag);
-    if (m > 0) res.closest_call = std::min(res.closest_call, std::fabs(x.v - threshold.v) / m);
+    return m > 0 ? std::fabs(x.v - threshold.v) / m : INFINITY;
+  }
+  static void note_decision(const Tracked& x, const Tracked& threshold, StepResult& res) {
+    res.closest_call = std::min(res.closest_call, closeness(x, threshold));
   }
 
   // The ideal MHD flux along a (Wang et al. eqs. 15-16) of primitive state q, without the
@@ -287,9 +293,10 @@ class MhdModel : public FvModelGrid {
     o.u[0] = q[0] * d / (s - sM);  // eq. 43
     const Tracked den = q[0] * d * (s - sM) - bn * bn;
     const Tracked guard = rounded(tiny(), 1) * (ptS + pt);
-    note_decision(abs(den), guard, res);
+    res.closest_guard = std::min(res.closest_guard, closeness(abs(den), guard));
     o.v[a] = sM;
     o.b[a] = bn;
+    if (std::fabs(den.v) <= guard.v) ++res.guarded;
     for (int t = 0; t < 3; ++t) {
       if (t == a) continue;
       if (std::fabs(den.v) <= guard.v) {  // eqs. 44-47 are 0/0: no jump in v_t, B_t
