@@ -188,8 +188,6 @@ class FvModel : public FvModelGrid {
 
   // Parameters as the solver holds them: converted to its precision (one rounding).
   Tracked g() const { return rounded(gamma, 1); }
-  // 1/dx: L/n and its inverse in double, converted to the solver's precision.
-  Tracked inv_dx(int a) const { return rounded(1 / spacing[a], 3); }
 
   Vars load(const FvState& u, std::int64_t c) const {
     Vars v;

@@ -49,6 +49,15 @@ struct FvCase {
   std::function<std::array<long double, 6>(int, int, int)> given;
 };
 
+// A case of the robustness tests: the expansion below on grid n, and the overrides that
+// put a floor just below its state.
+struct Expansion {
+  std::string name;
+  std::array<int, 3> n;
+  long double u, p;  // speed along each active axis (away from the middle), pressure
+  std::vector<std::string> more;
+};
+
 // Gas at pressure p flying apart from the middle of the box at speed u along each active
 // axis, its density rising gently along x (1 - 0.1 to 1 + 0.1), so that the reconstruction
 // at the cells in the middle is not already first order: the state of the robustness

@@ -45,6 +45,9 @@ struct FvModelGrid {
 
   std::int64_t cells() const { return std::int64_t(n[0]) * n[1] * n[2]; }
 
+  // 1/dx as the solver holds it: L/n and its inverse in double, converted to its precision.
+  Tracked inv_dx(int a) const { return rounded(1 / spacing[a], 3); }
+
   std::int64_t index(const int q[3]) const {
     return (std::int64_t(q[2]) * n[1] + q[1]) * n[0] + q[0];
   }

@@ -112,12 +112,6 @@ TEST(FvModel, WenoStepsIn2DAnd3DMatchTheModel) {
 // falls below the floor too, the floor is applied. The states were chosen with the model
 // so that every such decision is far from its threshold in both precisions, and so that
 // between them the cases take both layers with every Riemann solver.
-struct Expansion {
-  std::string name;
-  std::array<int, 3> n;
-  long double u, p;  // speed along each active axis (away from the middle), pressure
-  std::vector<std::string> more;
-};
 const std::vector<Expansion> kExpansions = {
     {"1D, pressure floor", {16, 1, 1}, 1.0L, 0.16L, {"fv.p_floor=0.1", "fv.cfl=0.6"}},
     {"1D, density floor", {16, 1, 1}, 1.5L, 1.0L, {"fv.rho_floor=0.8", "fv.cfl=0.6"}},

@@ -162,8 +162,6 @@ class MhdModel : public FvModelGrid {
   bool single_precision = false;
 
   Tracked g() const { return rounded(gamma, 1); }
-  // 1/dx: L/n and its inverse in double, converted to the solver's precision.
-  Tracked inv_dx(int a) const { return rounded(1 / spacing[a], 3); }
   // HLLD's 0/0 tolerance (docs/mhd.md).
   long double tiny() const { return single_precision ? 1e-6L : 1e-12L; }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sim/core/Types.hpp"
+#include "tests/model/FvModelChecks.hpp"
 #include "tests/model/MhdModelChecks.hpp"
 #include "tests/model/ModelTestUtil.hpp"
 
@@ -161,25 +162,15 @@ TEST(MhdModel, HlldNearDegenerateStatesMatchTheModel) {
 // magnetic energies), and in float the bound around a decision (a pressure against its
 // floor) was then wider than its distance from the threshold in every state tried (1D and
 // 3D, speeds 0.8 to 1.5, pressures 0.13 to 1, fields 0.3 and 1 times the one below).
-struct Expansion {
-  std::string name;
-  std::array<int, 3> n;
-  long double u, p;  // speed along each active axis (away from the middle), pressure
-  std::vector<std::string> more;
-};
-
+// hydro's expansion (FvModelChecks.hpp) in an oblique field that varies along x too.
 std::function<std::array<long double, 10>(int, int, int)> expansion_in_a_field(std::array<int, 3> n,
                                                                                long double u,
                                                                                long double p) {
-  return [n, u, p](int i, int j, int k) -> std::array<long double, 10> {
-    const int idx[3] = {i, j, k};
-    long double v[3] = {0, 0, 0};
-    for (int a = 0; a < 3; ++a)
-      if (n[a] > 1) v[a] = idx[a] < n[a] / 2 ? -u : u;
-    // The density rises gently along x, so that the reconstruction in the middle is not
-    // already first order; the field is oblique and varies too.
+  const auto gas = expansion(n, u, p);
+  return [n, gas](int i, int j, int k) -> std::array<long double, 10> {
+    const std::array<long double, 6> q = gas(i, j, k);
     const long double x = 2 * (i + 0.5L) / n[0] - 1;
-    return {1 + 0.1L * x, v[0], v[1], v[2], p, 0.3L + 0.05L * x, 0.2L, -0.15L, 0.02L * x, 0};
+    return {q[0], q[1], q[2], q[3], q[4], 0.3L + 0.05L * x, 0.2L, -0.15L, 0.02L * x, 0};
   };
 }
 

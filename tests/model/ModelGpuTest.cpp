@@ -129,14 +129,9 @@ TEST(FvModelGpuModal, WenoStepsIn2DAnd3DMatchTheModel) {
 // some need the floors after that.
 TEST(FvModelGpuFallback, FallbackAndFloorsMatchTheModel) {
   SKIP_WITHOUT_CUDA();
-  struct Expansion {
-    std::array<int, 3> n;
-    long double u, p;
-    std::vector<std::string> more;
-  };
   const std::vector<Expansion> cases = {
-      {{8, 8, 8}, 0.8L, 0.25L, {"fv.p_floor=0.1", "fv.cfl=0.9"}},
-      {{16, 1, 1}, 1.5L, 1.0L, {"fv.rho_floor=0.8", "fv.cfl=0.6"}},
+      {"3D, pressure floor", {8, 8, 8}, 0.8L, 0.25L, {"fv.p_floor=0.1", "fv.cfl=0.9"}},
+      {"1D, density floor", {16, 1, 1}, 1.5L, 1.0L, {"fv.rho_floor=0.8", "fv.cfl=0.6"}},
   };
   for (Precision p : {Precision::f64, Precision::f32})
     for (const char* riemann : {"hllc", "hll", "llf"})
