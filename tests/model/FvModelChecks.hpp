@@ -129,10 +129,6 @@ inline FvState fv_conserved(const Solver& s, const FvModel& m) {
   return st;
 }
 
-inline double unit_roundoff(Precision p) {
-  return p == Precision::f32 ? 0x1.0p-24 : 0x1.0p-53;
-}
-
 // What the model counted over the steps: cell-stages that needed the first-order
 // fallback, and of those the ones that needed the floors as well.
 struct FvCorrections {

@@ -107,10 +107,6 @@ inline MhdState mhd_conserved(const Solver& s, const MhdModel& m) {
   return st;
 }
 
-inline double mhd_unit_roundoff(Precision p) {
-  return p == Precision::f32 ? 0x1.0p-24 : 0x1.0p-53;
-}
-
 // What the model counted over the steps.
 struct MhdCorrections {
   int corrected = 0, floored = 0;
@@ -136,10 +132,10 @@ inline MhdCorrections check_mhd(BackendKind backend, Precision precision, const 
     const MhdModel::StepResult expect = model.step(held, s.dt());
     // Only meaningful where the solver cannot have decided a yes/no question (a positive
     // face state, an admissible update, HLLD's 0/0 guard) the other way by rounding.
-    EXPECT_GT(expect.closest_call, (ulps + 1) * mhd_unit_roundoff(precision))
+    EXPECT_GT(expect.closest_call, (ulps + 1) * unit_roundoff(precision))
         << at << ": the test state puts a decision within round-off of its threshold";
     if (!mc.guard_by_result)
-      EXPECT_GT(expect.closest_guard, (ulps + 1) * mhd_unit_roundoff(precision))
+      EXPECT_GT(expect.closest_guard, (ulps + 1) * unit_roundoff(precision))
           << at << ": the test state puts HLLD's 0/0 guard within round-off of its threshold";
     total.corrected += expect.corrected;
     total.floored += expect.floored;

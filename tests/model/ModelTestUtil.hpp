@@ -48,6 +48,11 @@ inline Run make_run(const std::string& scenario, const std::vector<std::string>&
 inline const char* name_of(Precision p) {
   return p == Precision::f64 ? "double" : "float";
 }
+
+// The unit roundoff u of the solver's precision (half an ulp of 1).
+inline double unit_roundoff(Precision p) {
+  return p == Precision::f32 ? 0x1.0p-24 : 0x1.0p-53;
+}
 inline const char* name_of(BackendKind b) {
   return b == BackendKind::cuda ? "cuda" : "cpu";
 }
