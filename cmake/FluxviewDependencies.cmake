@@ -36,15 +36,24 @@ if(FLUXVIEW_WITH_CUDA)
     # device; every CUDA target of the project compiles with this.
     string(APPEND CMAKE_CUDA_FLAGS " --expt-relaxed-constexpr")
     # How hard NVVM (cicc) and ptxas optimise device code; empty: as each target's flags say
-    # (-O3). The ci preset sets "-Xcicc=-O1 -Xptxas=-O1": CI has no GPU and never runs device
-    # code, it only has to compile for its architecture, and NVVM's -O3 was most of its build
-    # (68 of the 130 s of the fourth-order MHD stage, 26 s for both at -O1). Timings and GPU
-    # tests come from builds without it (.devdeps/build.sh, the default and device presets).
+    # (-O3). The ci preset sets "-Xcicc=-O1 -Xptxas=-O0": CI has no GPU and never runs device
+    # code, it only has to compile for its architecture (ptxas at -O0 still assembles for it
+    # and refuses what it lacks). NVVM's -O3 was most of that build (68 of the 130 s of the
+    # fourth-order MHD stage, 26 s for both at -O1); at -O0 NVVM emits so much more PTX that
+    # ptxas takes longer than it saves (FvDeviceTools_double.cu: 76 s against 46 s).
+    # Timings and GPU tests come from builds without it (.devdeps/build.sh, the default and
+    # device presets).
     set(FLUXVIEW_CUDA_DEVICE_OPTIMIZATION "" CACHE STRING
         "nvcc flags that lower device code optimisation, for builds that never run it (CI)")
     if(FLUXVIEW_CUDA_DEVICE_OPTIMIZATION)
       string(APPEND CMAKE_CUDA_FLAGS " ${FLUXVIEW_CUDA_DEVICE_OPTIMIZATION}")
     endif()
+    # The host side of CUDA sources (kernel launches, the device backends' C++) at -O3; the ci
+    # preset asks for -O0 (with CMAKE_CUDA_FLAGS_RELEASE to match, since nvcc warns on two
+    # different -O): without a GPU that code never runs, and GCC's -O3 on it was 43 of the
+    # 94 s of FvDeviceTools_double.cu (9 s at -O0).
+    set(FLUXVIEW_CUDA_HOST_OPTIMIZATION "-O3" CACHE STRING
+        "optimisation flag for the host side of the project's CUDA sources")
     set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
     set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
     set(CMAKE_CUDA_STANDARD 20)
