@@ -6,6 +6,8 @@
 // The cases are in MhdModelChecks.hpp; ModelGpuTest.cpp runs them on the CUDA kernel.
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "sim/core/Types.hpp"
 #include "tests/model/MhdModelChecks.hpp"
 
