@@ -5,10 +5,12 @@
 // and docs/fv.md, with none of the solver's code. U = (rho, rho u, E, B, psi [, rho c]),
 // E = p/(gamma-1) + rho |u|^2/2 + |B|^2/2, method of lines:
 //   L(U) = -sum_a (F_a,i+1/2 - F_a,i-1/2) / dx_a - (0, .., 0, decay psi, 0)
-//   U1 = U + dt L(U),  U' = 1/2 U + 1/2 (U1 + dt L(U1))            (TVD RK2)
+//   U1 = U + dt L(U),  U' = 1/2 U + 1/2 (U1 + dt L(U1))            (TVD RK2, fv.time = rk2)
+//   or U2 = 3/4 U + 1/4 (U1 + dt L(U1)), U' = 1/3 U + 2/3 (U2 + dt L(U2))  (SSP RK3, ssprk3;
+//   Shu & Osher 1988)
 // c_h and decay = alpha c_h max_a(1/dx_a) are set once a step from the rate of the state
 // it starts from: c_h = rate / sum_a (1/dx_a), rate = max_cells sum_a (|u_a| + c_f,a)/dx_a
-// (docs/mhd.md, "When and in what precision"), and held through both stages.
+// (docs/mhd.md, "When and in what precision"), and held through every stage.
 // Faces: primitives (rho, u, p, B, psi [, c]) by PLM as for hydro (eq. 11, face values
 // u_i +- slope/2, the cell values where a face's rho or p is not positive). The Riemann
 // flux along n: first the exact solution of the linear (B_n, psi) system,
@@ -55,6 +57,7 @@ class MhdModel : public FvModelGrid {
   bool cleaning = true;      // fv.mhd_divergence = glm
   bool plm = true;
   bool tracer = false;
+  int stages = 2;  // rk2; 3: ssprk3
   Riemann riemann = Riemann::hlld;
 
   static MhdModel from(const ParamSet& p, Precision precision) {
@@ -68,8 +71,10 @@ class MhdModel : public FvModelGrid {
     if (rec != "plm" && rec != "constant")
       throw std::invalid_argument("the mhd model has plm and constant only, not " + rec);
     m.plm = rec == "plm";
-    if (p.get_string("fv.time") != "rk2")
-      throw std::invalid_argument("the mhd model steps with rk2 only");
+    const std::string time = p.get_string("fv.time");
+    if (time != "rk2" && time != "ssprk3")
+      throw std::invalid_argument("the mhd model steps with rk2 or ssprk3, not " + time);
+    m.stages = time == "ssprk3" ? 3 : 2;
     const std::string r = p.get_string("fv.riemann");
     m.riemann = r == "llf"                  ? Riemann::llf
                 : r == "hll" || r == "hlle" ? Riemann::hll
@@ -144,7 +149,12 @@ class MhdModel : public FvModelGrid {
     res.cleaning = cleaning_of(u0);
     const Tracked h = single_precision ? Tracked((long double)(float)dt) : Tracked((long double)dt);
     const MhdState u1 = stage(u0, u0, h, 0, res);
-    res.state = stage(u0, u1, h, 0.5L, res);
+    if (stages == 2) {
+      res.state = stage(u0, u1, h, 0.5L, res);
+      return res;
+    }
+    const MhdState u2 = stage(u0, u1, h, 0.75L, res);
+    res.state = stage(u0, u2, h, 1.0L / 3, res);
     return res;
   }
 
