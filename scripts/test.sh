@@ -12,13 +12,13 @@ took() {
   echo "test.sh: $1 took $((SECONDS - mark)) s ($((SECONDS - start)) s in all)"
   mark=$SECONDS
 }
-# The three builds (build-ci, build-asan, build-fuzz) take about 2 GB with the ci and asan
+# The three builds (build-ci, build-asan, build-fuzz) take about 2.4 GB with the ci and asan
 # presets' shared libraries (with static ones each test program carried the solvers' CUDA
 # code: 7.5 GB, more than a CI machine once had free). Say so up front rather than fail in
 # the middle of a compile with "No space left on device".
 free_mb=$(df -Pm . | awk 'NR == 2 {print $4}')
 if [ "${free_mb:-0}" -lt 3000 ]; then
-  echo "test.sh: warning: only ${free_mb} MB free in $(pwd); the builds need about 2000 MB" >&2
+  echo "test.sh: warning: only ${free_mb} MB free in $(pwd); the builds need about 2400 MB" >&2
 fi
 bash scripts/install-deps.sh
 took "installing the packages"
