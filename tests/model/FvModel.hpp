@@ -161,15 +161,8 @@ class FvModel : public FvModelGrid {
       res.state = stage(u0, u0, h, 0, res);
       return res;
     }
-    // Stage 1: U1 = U + dt L(U).
-    const FvState u1 = stage(u0, u0, h, 0, res);
-    if (stages == 2) {
-      // Stage 2: U' = 1/2 U + 1/2 (U1 + dt L(U1)).
-      res.state = stage(u0, u1, h, 0.5L, res);
-      return res;
-    }
-    const FvState u2 = stage(u0, u1, h, 0.75L, res);
-    res.state = stage(u0, u2, h, 1.0L / 3, res);
+    res.state = fv_model_runge_kutta(
+        stages, u0, [&](const FvState& in, long double w0) { return stage(u0, in, h, w0, res); });
     return res;
   }
 

@@ -123,4 +123,15 @@ State fv_model_stage(const FvModelGrid& g, int nv, const State& u0, const State&
   return out;
 }
 
+// The Runge-Kutta schemes of both models, from stage(in, w0) = w0 U + (1 - w0) (in + dt
+// L(in)) (w0 = 0: in + dt L(in)): TVD RK2 (stages 2), U1 = U + dt L(U), U' = 1/2 U + 1/2
+// (U1 + dt L(U1)); SSP-RK3 (stages 3, Shu & Osher 1988), U2 = 3/4 U + 1/4 (U1 + dt L(U1)),
+// U' = 1/3 U + 2/3 (U2 + dt L(U2)).
+template <class State, class Stage>
+State fv_model_runge_kutta(int stages, const State& u0, const Stage& stage) {
+  const State u1 = stage(u0, 0);
+  if (stages == 2) return stage(u1, 0.5L);
+  return stage(stage(u1, 0.75L), 1.0L / 3);
+}
+
 }  // namespace fluxview::model

@@ -148,13 +148,8 @@ class MhdModel : public FvModelGrid {
     StepResult res;
     res.cleaning = cleaning_of(u0);
     const Tracked h = single_precision ? Tracked((long double)(float)dt) : Tracked((long double)dt);
-    const MhdState u1 = stage(u0, u0, h, 0, res);
-    if (stages == 2) {
-      res.state = stage(u0, u1, h, 0.5L, res);
-      return res;
-    }
-    const MhdState u2 = stage(u0, u1, h, 0.75L, res);
-    res.state = stage(u0, u2, h, 1.0L / 3, res);
+    res.state = fv_model_runge_kutta(
+        stages, u0, [&](const MhdState& in, long double w0) { return stage(u0, in, h, w0, res); });
     return res;
   }
 
