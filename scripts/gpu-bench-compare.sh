@@ -34,7 +34,9 @@ for s in "weno2 ader" "weno3 ader" "weno3 ssprk3" "weno4 ader" "weno4 rk4" "weno
   set -- $s
   cases+=("fv/isentropic-vortex --precision double --set grid.n=192 --set grid.lz=10 --set fv.reconstruction=$1 --set fv.time=$2")
 done
-cases+=("fv/mhd-vortex --precision double --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set fv.reconstruction=weno3")
+for r in weno3 weno4; do
+  cases+=("fv/mhd-vortex --precision double --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set fv.reconstruction=$r")
+done
 
 one() {  # binary, case -> seconds_per_step ratio_to_copy
   "$1" bench $2 --backend cuda 2>>"$out/stderr.log" | tail -1 |
