@@ -35,7 +35,8 @@
 // face state is not admissible (rho > rho_floor, p without floor > p_floor) or its rho or p
 // lies outside [min / 10, max * 10] of the two cells'. Time: fv.time = rk2 as above or
 // ssprk3, U1 = U + dt L(U), U2 = 3/4 U + 1/4 (U1 + dt L(U1)), U' = 1/3 U + 2/3 (U2 + dt
-// L(U2)) (Shu & Osher 1988); each stage's cells through the same fallback and floors.
+// L(U2)) (Shu & Osher 1988), or rk4, SSP RK(5,4) (fv_model_runge_kutta, FvModelGrid.hpp);
+// each stage's cells through the same fallback and floors.
 //
 // fv.time = ader (docs/fv.md, "The ADER formulation implemented"; in 2D and 3D as
 // `predicted` says), from
@@ -86,9 +87,9 @@ class FvModel : public FvModelGrid {
 
   long double gamma = 1.4L, theta = 1.5L, rho_floor = 0, p_floor = 0, cfl = 0.4L;
   bool plm = true;
-  int weno = 0;       // the modal WENO path: 1 weno2, 2 weno3, 3 weno4 (degree); 0: PLM/constant
-  int stages = 2;     // rk2; 3: ssprk3
-  bool ader = false;  // fv.time = ader: one predictor-corrector stage
+  int weno = 0;  // the modal WENO path: 1 weno2, 2 weno3, 3 weno4 (degree); 0: PLM/constant
+  FvModelTime time = FvModelTime::rk2;  // fv.time (but ader)
+  bool ader = false;                    // fv.time = ader: one predictor-corrector stage
   bool tracer = false;
   enum class Variables { conserved, primitive, characteristic };
   Variables variables = Variables::conserved;  // fv.variables, for the WENO path
@@ -103,12 +104,10 @@ class FvModel : public FvModelGrid {
     m.plm = rec == "plm";
     m.weno = rec == "weno2" ? 1 : rec == "weno3" ? 2 : rec == "weno4" ? 3 : 0;
     const std::string time = p.get_string("fv.time");
-    m.stages = time == "ssprk3" ? 3 : 2;
     m.ader = time == "ader";
+    if (!m.ader) m.time = fv_model_time(time);
     int active = 0;
     for (int a = 0; a < 3; ++a) active += m.n[a] > 1;
-    if (time != "rk2" && time != "ssprk3" && time != "ader")
-      throw std::invalid_argument("the fv model steps with rk2, ssprk3 or ader, not " + time);
     if (m.ader && !m.weno)
       throw std::invalid_argument("the fv model has ader with weno2, weno3 and weno4 only");
     const std::string variables = p.get_string("fv.variables");
@@ -158,11 +157,13 @@ class FvModel : public FvModelGrid {
     StepResult res;
     const Tracked h = single_precision ? Tracked((long double)(float)dt) : Tracked((long double)dt);
     if (ader) {  // U' = U + dt L(U), L from the corrector's fluxes
-      res.state = stage(u0, u0, h, 0, res);
+      res.state = stage(u0, u0, h, {}, res);
       return res;
     }
     res.state = fv_model_runge_kutta(
-        stages, u0, [&](const FvState& in, long double w0) { return stage(u0, in, h, w0, res); });
+        time, u0, [&](const FvState& other, const FvState& in, const RkWeights& k) {
+          return stage(other, in, h, k, res);
+        });
     return res;
   }
 
@@ -900,11 +901,11 @@ class FvModel : public FvModelGrid {
     return p.v > pf.v;
   }
 
-  // One stage: out = in + dt L(in) (w0 = 0) or w0 U + (1 - w0) (in + dt L(in)).
-  FvState stage(const FvState& u0, const FvState& in, const Tracked& h, long double w0,
+  // One stage: out = k.w0 U0 + k.w (in + k.s dt L(in)).
+  FvState stage(const FvState& u0, const FvState& in, const Tracked& h, const RkWeights& k,
                 StepResult& res) const {
     return fv_model_stage<Vars>(
-        *this, vars(), u0, in, h, w0,
+        *this, vars(), u0, in, h, k,
         [&](const int idx[3], bool first_order) {
           return rate_of_change(in, idx, first_order, h, res);
         },

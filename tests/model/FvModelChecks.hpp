@@ -36,6 +36,9 @@ inline constexpr double kFvStepUlps = 90;
 // projections to primitive and characteristic variables and back add to it: the longest
 // the model counts is 272 (weno4, SSP-RK3, HLLC, characteristic variables).
 inline constexpr double kFvWenoStepUlps = 400;
+// With rk4's five stages (SSP RK(5,4)): the longest chain the model counts is 401 (weno4,
+// HLLC, primitive variables).
+inline constexpr double kFvWenoRk4StepUlps = 420;
 
 struct FvCase {
   std::array<int, 3> n{10, 8, 6};
@@ -182,15 +185,20 @@ inline FvCorrections check_fv(BackendKind backend, Precision precision, const Fv
   return total;
 }
 
-// Whole steps of the modal path on one axis with the time stepper `time` (rk2, ssprk3 or
+// Whole steps of the modal path on one axis with the time stepper `time` (rk2, ssprk3, rk4 or
 // ader) against the model, in double: weno2, weno3 and weno4, each Riemann solver (hll
 // along z, the others along x), periodic and reflecting walls, in each of the reconstructed
 // variables (conserved, primitive, characteristic); the random state needs no correction.
 inline void check_modal_steps(BackendKind backend, const std::string& time) {
+  const double ulps = time == "rk4" ? kFvWenoRk4StepUlps : kFvWenoStepUlps;
   for (const char* vars : {"conserved", "primitive", "characteristic"})
     for (const char* rec : {"weno2", "weno3", "weno4"})
       for (const char* riemann : {"hllc", "hll", "llf"})
         for (const char* bc : {"fv.bc=periodic", "fv.bc=reflecting"}) {
+          // Not rk4 in characteristic variables: with its wider bound the random states
+          // put decisions within it of their thresholds (3e-15 to 2.3e-14 of the
+          // magnitude, against 4.7e-14; their chains reach 460).
+          if (time == "rk4" && std::string(vars) == "characteristic") continue;
           FvCase c;
           c.n = std::string(riemann) == "hll" ? std::array<int, 3>{1, 1, 20}
                                               : std::array<int, 3>{24, 1, 1};
@@ -206,7 +214,7 @@ inline void check_modal_steps(BackendKind backend, const std::string& time) {
           const FvCorrections k = check_fv(backend, Precision::f64, c,
                                            std::string(rec) + " " + time + " " + vars + " " +
                                                riemann + " " + grid_name(c.n) + " " + bc,
-                                           2, kFvWenoStepUlps);
+                                           2, ulps);
           EXPECT_EQ(k.corrected, 0) << "this state should need no correction";
         }
 }

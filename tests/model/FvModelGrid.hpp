@@ -6,6 +6,7 @@
 // with, the fallback and floors included (fv_model_stage).
 #include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -81,17 +82,23 @@ struct FvModelGrid {
 };
 
 // One Runge-Kutta stage of an fv model over every cell, with the solver's fallback
-// (docs/fv.md): out = in + h L(in) (w0 = 0) or w0 U0 + (1 - w0) (in + h L(in)), where
-// rate(idx, first_order) is L at cell idx; a cell whose result is not admissible takes it
-// again from the first-order rate (counted in `corrected`), and if still not, floor(r)
-// (counted in `floored` too). State is an array of per-cell fields, nv of them in use.
+// (docs/fv.md): out = w0 U0 + w (in + s h L(in)) (RkWeights; w0 = 0, w = s = 1: in + h
+// L(in)), where rate(idx, first_order) is L at cell idx; a cell whose result is not
+// admissible takes it again from the first-order rate (counted in `corrected`), and if
+// still not, floor(r) (counted in `floored` too). State is an array of per-cell fields, nv
+// of them in use.
+struct RkWeights {
+  long double w0 = 0, w = 1, s = 1;
+};
 template <class Vars, class State, class Rate, class Admissible, class Floor>
 State fv_model_stage(const FvModelGrid& g, int nv, const State& u0, const State& in,
-                     const Tracked& h, long double w0, const Rate& rate,
+                     const Tracked& h, const RkWeights& k, const Rate& rate,
                      const Admissible& admissible, const Floor& floor, int& corrected,
                      int& floored) {
   State out;
   for (auto& f : out) f.assign(g.cells(), Tracked(0));
+  // s h: the solver's dt_per_h = b / a in double (three roundings), times h.
+  const Tracked hs = k.s == 1 ? h : rounded(k.s, 3) * h;
   const auto combine = [&](std::int64_t c, const Vars& l) {
     Vars r;
     for (int m = 0; m < int(r.size()); ++m) {
@@ -99,8 +106,10 @@ State fv_model_stage(const FvModelGrid& g, int nv, const State& u0, const State&
         r[m] = Tracked(0);
         continue;
       }
-      const Tracked advanced = in[m][c] + h * l[m];
-      r[m] = w0 == 0 ? advanced : rounded(w0, 1) * u0[m][c] + rounded(1 - w0, 1) * advanced;
+      const Tracked advanced = in[m][c] + hs * l[m];
+      r[m] = k.w0 == 0 && k.w == 1 ? advanced
+             : k.w0 == 0           ? rounded(k.w, 1) * advanced
+                                   : rounded(k.w0, 1) * u0[m][c] + rounded(k.w, 1) * advanced;
     }
     return r;
   };
@@ -123,15 +132,39 @@ State fv_model_stage(const FvModelGrid& g, int nv, const State& u0, const State&
   return out;
 }
 
-// The Runge-Kutta schemes of both models, from stage(in, w0) = w0 U + (1 - w0) (in + dt
-// L(in)) (w0 = 0: in + dt L(in)): TVD RK2 (stages 2), U1 = U + dt L(U), U' = 1/2 U + 1/2
-// (U1 + dt L(U1)); SSP-RK3 (stages 3, Shu & Osher 1988), U2 = 3/4 U + 1/4 (U1 + dt L(U1)),
-// U' = 1/3 U + 2/3 (U2 + dt L(U2)).
+// The Runge-Kutta schemes of both models (fv.time; docs/fv.md), from stage(U0, in, k) =
+// k.w0 U0 + k.w (in + k.s dt L(in)) (fv_model_stage):
+//   rk2 (TVD RK2), U1 = U + dt L(U), U' = 1/2 U + 1/2 (U1 + dt L(U1));
+//   ssprk3 (Shu & Osher 1988), U2 = 3/4 U + 1/4 (U1 + dt L(U1)), U' = 1/3 U + 2/3 (U2 + dt
+//   L(U2));
+//   rk4, SSP RK(5,4) (Spiteri & Ruuth 2002; the coefficients of Gottlieb, Ketcheson & Shu
+//   2011, ch. 6, with a_54 = 0.386708617503268 so that a_52 + a_53 + a_54 = 1, as
+//   docs/fv.md says), in the form U_i = a_i0 U + a_i,i-1 U_i-1 + b_i,i-1 dt L(U_i-1) and
+//   U' = a_52 U2 + a_53 U3 + b_53 dt L(U3) + a_54 U4 + b_54 dt L(U4), each written as
+//   w0 U0 + w (in + (b / w) dt L(in)).
+enum class FvModelTime { rk2, ssprk3, rk4 };
+inline FvModelTime fv_model_time(const std::string& name) {
+  if (name == "rk2") return FvModelTime::rk2;
+  if (name == "ssprk3") return FvModelTime::ssprk3;
+  if (name == "rk4") return FvModelTime::rk4;
+  throw std::invalid_argument("the fv models step with rk2, ssprk3 or rk4, not " + name);
+}
 template <class State, class Stage>
-State fv_model_runge_kutta(int stages, const State& u0, const Stage& stage) {
-  const State u1 = stage(u0, 0);
-  if (stages == 2) return stage(u1, 0.5L);
-  return stage(stage(u1, 0.75L), 1.0L / 3);
+State fv_model_runge_kutta(FvModelTime time, const State& u0, const Stage& stage) {
+  const auto k = [](long double w0, long double w, long double b) {
+    return RkWeights{w0, w, b / w};
+  };
+  if (time == FvModelTime::rk2) return stage(u0, stage(u0, u0, {}), {0.5L, 0.5L, 1});
+  if (time == FvModelTime::ssprk3) {
+    const State u1 = stage(u0, u0, {});
+    return stage(u0, stage(u0, u1, {0.75L, 0.25L, 1}), {1.0L / 3, 2.0L / 3, 1});
+  }
+  const State u1 = stage(u0, u0, RkWeights{0, 1, 0.391752226571890L});
+  const State u2 = stage(u0, u1, k(0.444370493651235L, 0.555629506348765L, 0.368410593050371L));
+  const State u3 = stage(u0, u2, k(0.620101851488403L, 0.379898148511597L, 0.251891774271694L));
+  const State u4 = stage(u0, u3, k(0.178079954393132L, 0.821920045606868L, 0.544974750228521L));
+  const State part = stage(u2, u3, k(0.517231671970585L, 0.096059710526147L, 0.063692468666290L));
+  return stage(part, u4, k(1, 0.386708617503268L, 0.226007483236906L));
 }
 
 }  // namespace fluxview::model

@@ -7,7 +7,7 @@
 //   L(U) = -sum_a (F_a,i+1/2 - F_a,i-1/2) / dx_a - (0, .., 0, decay psi, 0)
 //   U1 = U + dt L(U),  U' = 1/2 U + 1/2 (U1 + dt L(U1))            (TVD RK2, fv.time = rk2)
 //   or U2 = 3/4 U + 1/4 (U1 + dt L(U1)), U' = 1/3 U + 2/3 (U2 + dt L(U2))  (SSP RK3, ssprk3;
-//   Shu & Osher 1988)
+//   Shu & Osher 1988), or SSP RK(5,4) (rk4; fv_model_runge_kutta, FvModelGrid.hpp)
 // c_h and decay = alpha c_h max_a(1/dx_a) are set once a step from the rate of the state
 // it starts from: c_h = rate / sum_a (1/dx_a), rate = max_cells sum_a (|u_a| + c_f,a)/dx_a
 // (docs/mhd.md, "When and in what precision"), and held through every stage.
@@ -57,7 +57,7 @@ class MhdModel : public FvModelGrid {
   bool cleaning = true;      // fv.mhd_divergence = glm
   bool plm = true;
   bool tracer = false;
-  int stages = 2;  // rk2; 3: ssprk3
+  FvModelTime time = FvModelTime::rk2;  // fv.time
   Riemann riemann = Riemann::hlld;
 
   static MhdModel from(const ParamSet& p, Precision precision) {
@@ -71,10 +71,7 @@ class MhdModel : public FvModelGrid {
     if (rec != "plm" && rec != "constant")
       throw std::invalid_argument("the mhd model has plm and constant only, not " + rec);
     m.plm = rec == "plm";
-    const std::string time = p.get_string("fv.time");
-    if (time != "rk2" && time != "ssprk3")
-      throw std::invalid_argument("the mhd model steps with rk2 or ssprk3, not " + time);
-    m.stages = time == "ssprk3" ? 3 : 2;
+    m.time = fv_model_time(p.get_string("fv.time"));
     const std::string r = p.get_string("fv.riemann");
     m.riemann = r == "llf"                  ? Riemann::llf
                 : r == "hll" || r == "hlle" ? Riemann::hll
@@ -149,7 +146,9 @@ class MhdModel : public FvModelGrid {
     res.cleaning = cleaning_of(u0);
     const Tracked h = single_precision ? Tracked((long double)(float)dt) : Tracked((long double)dt);
     res.state = fv_model_runge_kutta(
-        stages, u0, [&](const MhdState& in, long double w0) { return stage(u0, in, h, w0, res); });
+        time, u0, [&](const MhdState& other, const MhdState& in, const RkWeights& k) {
+          return stage(other, in, h, k, res);
+        });
     return res;
   }
 
@@ -451,12 +450,12 @@ class MhdModel : public FvModelGrid {
     return p.v > pf.v;
   }
 
-  // One stage: out = in + dt L(in) (w0 = 0) or w0 U + (1 - w0) (in + dt L(in)).
-  MhdState stage(const MhdState& u0, const MhdState& in, const Tracked& h, long double w0,
+  // One stage: out = w.w0 U0 + w.w (in + w.s dt L(in)).
+  MhdState stage(const MhdState& u0, const MhdState& in, const Tracked& h, const RkWeights& w,
                  StepResult& res) const {
     const Cleaning& k = res.cleaning;
     return fv_model_stage<Vars>(
-        *this, vars(), u0, in, h, w0,
+        *this, vars(), u0, in, h, w,
         [&](const int idx[3], bool first_order) {
           return rate_of_change(in, idx, k, first_order, res);
         },
