@@ -30,6 +30,10 @@ namespace fluxview::model {
 // derived pressure); the bound is that, rounded up. Tracked.hpp says why the error in
 // ulp of the magnitude of the values involved is below it.
 inline constexpr double kFvStepUlps = 90;
+// The same step with SSP-RK3's three stages and rk4's five (SSP RK(5,4)): the model counts
+// at most 119 and 195 (HLLC in 3D with the tracer).
+inline constexpr double kFvSsprk3StepUlps = 130;
+inline constexpr double kFvRk4StepUlps = 210;
 // The WENO path's chain, as the model counts it: the line's candidates, indicators and
 // weights (18 roundings for weno2, up to 37 for weno4: WenoModelTest), the face value and
 // the same Riemann flux and update as above, per stage; three stages for ssprk3. The
