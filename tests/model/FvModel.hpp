@@ -87,7 +87,8 @@ class FvModel : public FvModelGrid {
 
   long double gamma = 1.4L, theta = 1.5L, rho_floor = 0, p_floor = 0, cfl = 0.4L;
   bool plm = true;
-  int weno = 0;  // the modal WENO path: 1 weno2, 2 weno3, 3 weno4 (degree); 0: PLM/constant
+  int weno = 0;        // the modal WENO path: 1 weno2, 2 weno3, 3 weno4 (degree); 0: PLM/constant
+  bool wenoz = false;  // fv.reconstruction = wenoz5: WENO-Z face values (wenoz_face_flux)
   FvModelTime time = FvModelTime::rk2;  // fv.time (but ader)
   bool ader = false;                    // fv.time = ader: one predictor-corrector stage
   bool tracer = false;
@@ -103,6 +104,7 @@ class FvModel : public FvModelGrid {
     const std::string rec = p.get_string("fv.reconstruction");
     m.plm = rec == "plm";
     m.weno = rec == "weno2" ? 1 : rec == "weno3" ? 2 : rec == "weno4" ? 3 : 0;
+    m.wenoz = rec == "wenoz5";
     const std::string time = p.get_string("fv.time");
     m.ader = time == "ader";
     if (!m.ader) m.time = fv_model_time(time);
@@ -114,7 +116,9 @@ class FvModel : public FvModelGrid {
     m.variables = variables == "primitive"        ? Variables::primitive
                   : variables == "characteristic" ? Variables::characteristic
                                                   : Variables::conserved;
-    if (!m.weno && rec != "plm" && rec != "constant")
+    if (m.ader && m.wenoz)
+      throw std::invalid_argument("the fv model has no ader with wenoz5 (nor has the solver)");
+    if (!m.weno && !m.wenoz && rec != "plm" && rec != "constant")
       throw std::invalid_argument("the fv model has no " + rec);
     const std::string r = p.get_string("fv.riemann");
     m.riemann = r == "llf" ? Riemann::llf : r == "hll" ? Riemann::hll : Riemann::hllc;
@@ -856,6 +860,44 @@ class FvModel : public FvModelGrid {
     return f;
   }
 
+  // The WENO-Z flux (docs/fv.md, "Higher orders") through the face between the cells at
+  // offsets `left` and left + 1 from idx along axis a: the six cells across it mapped to
+  // the run's variables about the mean U_m of the two beside it (to_fields, with U_m's
+  // primitives), each variable's two face values by WENO-Z5 (Borges et al. 2008) from the
+  // five cells on its side, mapped back and added to U_m; the two averages instead if
+  // either face state is not trusted; the Riemann flux at the face centre.
+  Vars wenoz_face_flux(const FvState& u, const int idx[3], int a, int left, StepResult& res) const {
+    Vars c[6];
+    for (int s = 0; s < 6; ++s) c[s] = neighbour(u, idx, a, left - 2 + s);
+    Vars mean;
+    for (int m = 0; m < 6; ++m) mean[m] = Tracked(0.5) * (c[2][m] + c[3][m]);
+    const Vars qm = primitive(mean);
+    Vars w[6];
+    for (int s = 0; s < 6; ++s) {
+      Vars d;
+      for (int m = 0; m < 6; ++m) d[m] = c[s][m] - mean[m];
+      w[s] = to_fields(d, qm, a);
+    }
+    Vars wl, wr;
+    for (int m = 0; m < 6; ++m) {
+      const Tracked below[5] = {w[0][m], w[1][m], w[2][m], w[3][m], w[4][m]};
+      const Tracked above[5] = {w[5][m], w[4][m], w[3][m], w[2][m], w[1][m]};
+      wl[m] = m < vars() ? wenoz5_model(below) : Tracked(0);
+      wr[m] = m < vars() ? wenoz5_model(above) : Tracked(0);
+    }
+    Vars ul = from_fields(wl, qm, a), ur = from_fields(wr, qm, a);
+    for (int m = 0; m < 6; ++m) {
+      ul[m] = m < vars() ? ul[m] + mean[m] : Tracked(0);
+      ur[m] = m < vars() ? ur[m] + mean[m] : Tracked(0);
+    }
+    const Vars cl = primitive(c[2]), cr = primitive(c[3]);
+    if (!(trusted(ul, cl, cr, res) && trusted(ur, cl, cr, res))) {
+      ul = c[2];
+      ur = c[3];
+    }
+    return riemann_flux(primitive(ul), primitive(ur), a);
+  }
+
   // Whether a face state is trusted: admissible, and rho and p within a factor 10 of the
   // range of the two cells beside the face (primitives cl, cr).
   bool trusted(const Vars& u, const Vars& cl, const Vars& cr, StepResult& res) const {
@@ -881,6 +923,7 @@ class FvModel : public FvModelGrid {
       if (n[a] == 1) continue;
       const bool modal = weno && !first_order;
       auto flux = [&](int left) {
+        if (wenoz && !first_order) return wenoz_face_flux(u, idx, a, left, res);
         if (!modal) return face_flux(u, idx, a, left, first_order, res);
         return modal_face_flux(u, idx, a, left, h, res);
       };

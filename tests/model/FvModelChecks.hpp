@@ -43,6 +43,12 @@ inline constexpr double kFvWenoStepUlps = 400;
 // With rk4's five stages (SSP RK(5,4)): the longest chain the model counts is 401 (weno4,
 // HLLC, primitive variables).
 inline constexpr double kFvWenoRk4StepUlps = 420;
+// WENO-Z's face values (the projections about the mean of the two cells, the three
+// parabolas and their weights, the Riemann flux at the face centre): the longest chains
+// the model counts are 145 with rk2 and 215 with SSP-RK3 (characteristic variables), 295
+// with rk4 (primitive).
+inline constexpr double kFvWenozStepUlps = 240;
+inline constexpr double kFvWenozRk4StepUlps = 310;
 
 struct FvCase {
   std::array<int, 3> n{10, 8, 6};
@@ -189,19 +195,19 @@ inline FvCorrections check_fv(BackendKind backend, Precision precision, const Fv
   return total;
 }
 
-// Whole steps of the modal path on one axis with the time stepper `time` (rk2, ssprk3, rk4 or
-// ader) against the model, in double: weno2, weno3 and weno4, each Riemann solver (hll
-// along z, the others along x), periodic and reflecting walls, in each of the reconstructed
-// variables (conserved, primitive, characteristic); the random state needs no correction.
-inline void check_modal_steps(BackendKind backend, const std::string& time) {
-  const double ulps = time == "rk4" ? kFvWenoRk4StepUlps : kFvWenoStepUlps;
+// Whole steps of the reconstructions `recs` on one axis with the time stepper `time`
+// against the model, in double: each Riemann solver (hll along z, the others along x),
+// periodic and reflecting walls, in each of the reconstructed variables (conserved,
+// primitive, characteristic; not rk4 in characteristic ones: with its wider bounds the
+// random states put decisions within them of their thresholds, 3e-15 to 2.3e-14 of the
+// magnitude against 4.7e-14 for the modal path, whose chains reach 460 there, 355 for
+// WENO-Z's); the random state needs no correction.
+inline void check_line_steps(BackendKind backend, const std::string& time,
+                             const std::vector<std::string>& recs, double ulps) {
   for (const char* vars : {"conserved", "primitive", "characteristic"})
-    for (const char* rec : {"weno2", "weno3", "weno4"})
+    for (const std::string& rec : recs)
       for (const char* riemann : {"hllc", "hll", "llf"})
         for (const char* bc : {"fv.bc=periodic", "fv.bc=reflecting"}) {
-          // Not rk4 in characteristic variables: with its wider bound the random states
-          // put decisions within it of their thresholds (3e-15 to 2.3e-14 of the
-          // magnitude, against 4.7e-14; their chains reach 460).
           if (time == "rk4" && std::string(vars) == "characteristic") continue;
           FvCase c;
           c.n = std::string(riemann) == "hll" ? std::array<int, 3>{1, 1, 20}
@@ -213,14 +219,27 @@ inline void check_modal_steps(BackendKind backend, const std::string& time) {
           // reached rho = 3e6 from values of magnitude 3e19 (the face falls back), where
           // the rounding bound no longer settles whether it is admissible.
           if (std::string(vars) != "conserved") c.u_max = 0.4;
-          c.more = {std::string("fv.reconstruction=") + rec, "fv.time=" + time,
+          c.more = {"fv.reconstruction=" + rec, "fv.time=" + time,
                     std::string("fv.variables=") + vars};
-          const FvCorrections k = check_fv(backend, Precision::f64, c,
-                                           std::string(rec) + " " + time + " " + vars + " " +
-                                               riemann + " " + grid_name(c.n) + " " + bc,
-                                           2, ulps);
+          const FvCorrections k = check_fv(
+              backend, Precision::f64, c,
+              rec + " " + time + " " + vars + " " + riemann + " " + grid_name(c.n) + " " + bc, 2,
+              ulps);
           EXPECT_EQ(k.corrected, 0) << "this state should need no correction";
         }
+}
+
+// The modal path (weno2, weno3, weno4) with rk2, ssprk3, rk4 or ader.
+inline void check_modal_steps(BackendKind backend, const std::string& time) {
+  check_line_steps(backend, time, {"weno2", "weno3", "weno4"},
+                   time == "rk4" ? kFvWenoRk4StepUlps : kFvWenoStepUlps);
+}
+
+// The WENO-Z path with each Runge-Kutta scheme.
+inline void check_wenoz_steps(BackendKind backend) {
+  for (const char* time : {"rk2", "ssprk3"})
+    check_line_steps(backend, time, {"wenoz5"}, kFvWenozStepUlps);
+  check_line_steps(backend, "rk4", {"wenoz5"}, kFvWenozRk4StepUlps);
 }
 
 // A smooth state with a jump: waves in every primitive along each active axis (a few

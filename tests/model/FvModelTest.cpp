@@ -100,6 +100,10 @@ TEST(FvModel, WenoStepsMatchTheModel) {
   for (const char* time : {"rk2", "ssprk3", "rk4"}) check_modal_steps(BackendKind::cpu, time);
 }
 
+TEST(FvModel, WenoZStepsMatchTheModel) {
+  check_wenoz_steps(BackendKind::cpu);
+}
+
 TEST(FvModel, AderStepsMatchTheModel) {
   check_modal_steps(BackendKind::cpu, "ader");
 }
