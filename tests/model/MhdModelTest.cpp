@@ -40,4 +40,8 @@ TEST(MhdModel, FallbackAndFloorsMatchTheModel) {
   check_mhd_fallback(BackendKind::cpu);
 }
 
+TEST(MhdModel, WenoZStepsMatchTheModel) {
+  check_mhd_wenoz(BackendKind::cpu);
+}
+
 }  // namespace
