@@ -869,27 +869,10 @@ class FvModel : public FvModelGrid {
   Vars wenoz_face_flux(const FvState& u, const int idx[3], int a, int left, StepResult& res) const {
     Vars c[6];
     for (int s = 0; s < 6; ++s) c[s] = neighbour(u, idx, a, left - 2 + s);
-    Vars mean;
-    for (int m = 0; m < 6; ++m) mean[m] = Tracked(0.5) * (c[2][m] + c[3][m]);
-    const Vars qm = primitive(mean);
-    Vars w[6];
-    for (int s = 0; s < 6; ++s) {
-      Vars d;
-      for (int m = 0; m < 6; ++m) d[m] = c[s][m] - mean[m];
-      w[s] = to_fields(d, qm, a);
-    }
-    Vars wl, wr;
-    for (int m = 0; m < 6; ++m) {
-      const Tracked below[5] = {w[0][m], w[1][m], w[2][m], w[3][m], w[4][m]};
-      const Tracked above[5] = {w[5][m], w[4][m], w[3][m], w[2][m], w[1][m]};
-      wl[m] = m < vars() ? wenoz5_model(below) : Tracked(0);
-      wr[m] = m < vars() ? wenoz5_model(above) : Tracked(0);
-    }
-    Vars ul = from_fields(wl, qm, a), ur = from_fields(wr, qm, a);
-    for (int m = 0; m < 6; ++m) {
-      ul[m] = m < vars() ? ul[m] + mean[m] : Tracked(0);
-      ur[m] = m < vars() ? ur[m] + mean[m] : Tracked(0);
-    }
+    auto [ul, ur] = fv_model_wenoz_states(
+        c, vars(), [&](const Vars& x) { return primitive(x); },
+        [&](const Vars& d, const Vars& q) { return to_fields(d, q, a); },
+        [&](const Vars& w, const Vars& q) { return from_fields(w, q, a); });
     const Vars cl = primitive(c[2]), cr = primitive(c[3]);
     if (!(trusted(ul, cl, cr, res) && trusted(ur, cl, cr, res))) {
       ul = c[2];
@@ -904,14 +887,8 @@ class FvModel : public FvModelGrid {
     if (!admissible(u, res)) return false;
     const Tracked p = (g() - Tracked(1)) *
                       (u[4] - Tracked(0.5) * (u[1] * u[1] + u[2] * u[2] + u[3] * u[3]) / u[0]);
-    const Tracked ten(10);
-    for (const auto& [x, lo, hi] : {std::tuple{u[0], min(cl[0], cr[0]), max(cl[0], cr[0])},
-                                    std::tuple{p, min(cl[4], cr[4]), max(cl[4], cr[4])}}) {
-      note_decision(x, lo / ten, res);
-      note_decision(x, hi * ten, res);
-      if (!(x.v >= (lo / ten).v && x.v <= (hi * ten).v)) return false;
-    }
-    return true;
+    return fv_model_in_face_band(
+        u[0], p, cl, cr, 4, [&](const Tracked& x, const Tracked& t) { note_decision(x, t, res); });
   }
 
   // L(U) at a cell: the flux differences along x, then y, then z (h: the step, for ADER).

@@ -8,10 +8,12 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sim/core/Parameter.hpp"
 #include "tests/model/Tracked.hpp"
+#include "tests/model/WenoModel.hpp"
 
 namespace fluxview::model {
 
@@ -130,6 +132,56 @@ State fv_model_stage(const FvModelGrid& g, int nv, const State& u0, const State&
         for (int m = 0; m < nv; ++m) out[m][c] = r[m];
       }
   return out;
+}
+
+// WENO-Z's two face states (docs/fv.md, "Higher orders") from the conserved states c[0..5]
+// of the six cells across a face (the face between c[2] and c[3]), as both models make
+// them: the differences from the mean U_m of c[2] and c[3] mapped to the run's variables
+// about U_m's primitives (to_fields(dU, q), from_fields(dW, q)), each of the first nv
+// variables' two face values by WENO-Z5 from the five cells on its side, mapped back and
+// added to U_m. Returns {below the face, above it}.
+template <class Vars, class Primitive, class ToFields, class FromFields>
+std::array<Vars, 2> fv_model_wenoz_states(const Vars (&c)[6], int nv, const Primitive& primitive,
+                                          const ToFields& to_fields,
+                                          const FromFields& from_fields) {
+  const int size = int(c[0].size());
+  Vars mean;
+  for (int m = 0; m < size; ++m) mean[m] = Tracked(0.5) * (c[2][m] + c[3][m]);
+  const Vars qm = primitive(mean);
+  Vars w[6];
+  for (int s = 0; s < 6; ++s) {
+    Vars d;
+    for (int m = 0; m < size; ++m) d[m] = c[s][m] - mean[m];
+    w[s] = to_fields(d, qm);
+  }
+  Vars wl, wr;
+  for (int m = 0; m < size; ++m) {
+    const Tracked below[5] = {w[0][m], w[1][m], w[2][m], w[3][m], w[4][m]};
+    const Tracked above[5] = {w[5][m], w[4][m], w[3][m], w[2][m], w[1][m]};
+    wl[m] = m < nv ? wenoz5_model(below) : Tracked(0);
+    wr[m] = m < nv ? wenoz5_model(above) : Tracked(0);
+  }
+  std::array<Vars, 2> out = {from_fields(wl, qm), from_fields(wr, qm)};
+  for (Vars& u : out)
+    for (int m = 0; m < size; ++m) u[m] = m < nv ? u[m] + mean[m] : Tracked(0);
+  return out;
+}
+
+// The band a face state must lie in to be trusted (docs/fv.md, the face fallback): its
+// density rho and gas pressure p within a factor 10 of the range of the two cells beside
+// the face (primitives cl, cr; the pressure in slot kp). note(x, threshold) records each
+// comparison's distance from its threshold.
+template <class Vars, class Note>
+bool fv_model_in_face_band(const Tracked& rho, const Tracked& p, const Vars& cl, const Vars& cr,
+                           int kp, const Note& note) {
+  const Tracked ten(10);
+  for (const auto& [x, lo, hi] : {std::tuple{rho, min(cl[0], cr[0]), max(cl[0], cr[0])},
+                                  std::tuple{p, min(cl[kp], cr[kp]), max(cl[kp], cr[kp])}}) {
+    note(x, lo / ten);
+    note(x, hi * ten);
+    if (!(x.v >= (lo / ten).v && x.v <= (hi * ten).v)) return false;
+  }
+  return true;
 }
 
 // The Runge-Kutta schemes of both models (fv.time; docs/fv.md), from stage(U0, in, k) =

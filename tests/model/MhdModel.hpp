@@ -31,14 +31,12 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "sim/core/Parameter.hpp"
 #include "sim/core/Types.hpp"
 #include "tests/model/FvModelGrid.hpp"
 #include "tests/model/Tracked.hpp"
-#include "tests/model/WenoModel.hpp"
 
 namespace fluxview::model {
 
@@ -465,14 +463,9 @@ class MhdModel : public FvModelGrid {
   // within a factor 10 of the range of the two cells beside the face (primitives cl, cr).
   bool trusted(const Vars& u, const Vars& cl, const Vars& cr, StepResult& res) const {
     if (!admissible(u, res)) return false;
-    const Tracked p = pressure(u), ten(10);
-    for (const auto& [x, lo, hi] : {std::tuple{u[0], min(cl[0], cr[0]), max(cl[0], cr[0])},
-                                    std::tuple{p, min(cl[kE], cr[kE]), max(cl[kE], cr[kE])}}) {
-      note_decision(x, lo / ten, res);
-      note_decision(x, hi * ten, res);
-      if (!(x.v >= (lo / ten).v && x.v <= (hi * ten).v)) return false;
-    }
-    return true;
+    return fv_model_in_face_band(
+        u[0], pressure(u), cl, cr, kE,
+        [&](const Tracked& x, const Tracked& t) { note_decision(x, t, res); });
   }
 
   // The WENO-Z flux through the face between the cells at offsets `left` and left + 1
@@ -484,27 +477,10 @@ class MhdModel : public FvModelGrid {
                        StepResult& res) const {
     Vars c[6];
     for (int s = 0; s < 6; ++s) c[s] = neighbour(u, idx, a, left - 2 + s);
-    Vars mean;
-    for (int m = 0; m < 10; ++m) mean[m] = Tracked(0.5) * (c[2][m] + c[3][m]);
-    const Vars qm = primitive(mean);
-    Vars w[6];
-    for (int s = 0; s < 6; ++s) {
-      Vars d;
-      for (int m = 0; m < 10; ++m) d[m] = c[s][m] - mean[m];
-      w[s] = to_fields(d, qm);
-    }
-    Vars wl, wr;
-    for (int m = 0; m < 10; ++m) {
-      const Tracked below[5] = {w[0][m], w[1][m], w[2][m], w[3][m], w[4][m]};
-      const Tracked above[5] = {w[5][m], w[4][m], w[3][m], w[2][m], w[1][m]};
-      wl[m] = m < vars() ? wenoz5_model(below) : Tracked(0);
-      wr[m] = m < vars() ? wenoz5_model(above) : Tracked(0);
-    }
-    Vars ul = from_fields(wl, qm), ur = from_fields(wr, qm);
-    for (int m = 0; m < 10; ++m) {
-      ul[m] = m < vars() ? ul[m] + mean[m] : Tracked(0);
-      ur[m] = m < vars() ? ur[m] + mean[m] : Tracked(0);
-    }
+    auto [ul, ur] = fv_model_wenoz_states(
+        c, vars(), [&](const Vars& x) { return primitive(x); },
+        [&](const Vars& d, const Vars& q) { return to_fields(d, q); },
+        [&](const Vars& w, const Vars& q) { return from_fields(w, q); });
     const Vars cl = primitive(c[2]), cr = primitive(c[3]);
     if (!(trusted(ul, cl, cr, res) && trusted(ur, cl, cr, res))) {
       ul = c[2];
