@@ -2,8 +2,10 @@
 // The grid both fv models step on (hydro's FvModel, MhdModel): the cells, their spacing in
 // long double, each face's boundary from the fv.bc keys, and the ghost rule by index
 // arithmetic (the solver fills ghost layers; a model asks where a position beyond the grid
-// takes its state from, so the two are written differently); and the stage both step
-// with, the fallback and floors included (fv_model_stage).
+// takes its state from, so the two are written differently); and what both step with:
+// the stage, the fallback and floors included (fv_model_stage), the Runge-Kutta schemes
+// (fv_model_runge_kutta), WENO-Z's face states (fv_model_wenoz_states) and the band a face
+// state must lie in (fv_model_in_face_band).
 #include <array>
 #include <cstdint>
 #include <stdexcept>
