@@ -869,15 +869,11 @@ class FvModel : public FvModelGrid {
   Vars wenoz_face_flux(const FvState& u, const int idx[3], int a, int left, StepResult& res) const {
     Vars c[6];
     for (int s = 0; s < 6; ++s) c[s] = neighbour(u, idx, a, left - 2 + s);
-    auto [ul, ur] = fv_model_wenoz_states(
+    const auto [ul, ur] = fv_model_wenoz_states(
         c, vars(), [&](const Vars& x) { return primitive(x); },
         [&](const Vars& d, const Vars& q) { return to_fields(d, q, a); },
-        [&](const Vars& w, const Vars& q) { return from_fields(w, q, a); });
-    const Vars cl = primitive(c[2]), cr = primitive(c[3]);
-    if (!(trusted(ul, cl, cr, res) && trusted(ur, cl, cr, res))) {
-      ul = c[2];
-      ur = c[3];
-    }
+        [&](const Vars& w, const Vars& q) { return from_fields(w, q, a); },
+        [&](const Vars& x, const Vars& cl, const Vars& cr) { return trusted(x, cl, cr, res); });
     return riemann_flux(primitive(ul), primitive(ur), a);
   }
 

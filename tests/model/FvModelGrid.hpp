@@ -141,11 +141,12 @@ State fv_model_stage(const FvModelGrid& g, int nv, const State& u0, const State&
 // them: the differences from the mean U_m of c[2] and c[3] mapped to the run's variables
 // about U_m's primitives (to_fields(dU, q), from_fields(dW, q)), each of the first nv
 // variables' two face values by WENO-Z5 from the five cells on its side, mapped back and
-// added to U_m. Returns {below the face, above it}.
-template <class Vars, class Primitive, class ToFields, class FromFields>
+// added to U_m; c[2] and c[3] themselves if either state is not trusted(u, cl, cr) against
+// the two cells' primitives. Returns {below the face, above it}.
+template <class Vars, class Primitive, class ToFields, class FromFields, class Trusted>
 std::array<Vars, 2> fv_model_wenoz_states(const Vars (&c)[6], int nv, const Primitive& primitive,
-                                          const ToFields& to_fields,
-                                          const FromFields& from_fields) {
+                                          const ToFields& to_fields, const FromFields& from_fields,
+                                          const Trusted& trusted) {
   const int size = int(c[0].size());
   Vars mean;
   for (int m = 0; m < size; ++m) mean[m] = Tracked(0.5) * (c[2][m] + c[3][m]);
@@ -166,6 +167,8 @@ std::array<Vars, 2> fv_model_wenoz_states(const Vars (&c)[6], int nv, const Prim
   std::array<Vars, 2> out = {from_fields(wl, qm), from_fields(wr, qm)};
   for (Vars& u : out)
     for (int m = 0; m < size; ++m) u[m] = m < nv ? u[m] + mean[m] : Tracked(0);
+  const Vars cl = primitive(c[2]), cr = primitive(c[3]);
+  if (!(trusted(out[0], cl, cr) && trusted(out[1], cl, cr))) return {c[2], c[3]};
   return out;
 }
 

@@ -477,15 +477,11 @@ class MhdModel : public FvModelGrid {
                        StepResult& res) const {
     Vars c[6];
     for (int s = 0; s < 6; ++s) c[s] = neighbour(u, idx, a, left - 2 + s);
-    auto [ul, ur] = fv_model_wenoz_states(
+    const auto [ul, ur] = fv_model_wenoz_states(
         c, vars(), [&](const Vars& x) { return primitive(x); },
         [&](const Vars& d, const Vars& q) { return to_fields(d, q); },
-        [&](const Vars& w, const Vars& q) { return from_fields(w, q); });
-    const Vars cl = primitive(c[2]), cr = primitive(c[3]);
-    if (!(trusted(ul, cl, cr, res) && trusted(ur, cl, cr, res))) {
-      ul = c[2];
-      ur = c[3];
-    }
+        [&](const Vars& w, const Vars& q) { return from_fields(w, q); },
+        [&](const Vars& x, const Vars& cl, const Vars& cr) { return trusted(x, cl, cr, res); });
     return riemann_flux(primitive(ul), primitive(ur), a, k, false, res);
   }
 
