@@ -54,38 +54,7 @@ TEST(FvModel, LlfMatchesTheModel) {
 }
 
 TEST(FvModel, VariantsMatchTheModel) {
-  struct Variant {
-    std::array<int, 3> n;
-    std::vector<std::string> more;
-    double ulps = kFvStepUlps;
-  };
-  const std::vector<Variant> variants = {
-      {{12, 10, 1}, {"fv.reconstruction=constant"}},
-      {{12, 10, 1}, {"fv.theta=1"}},
-      {{12, 10, 1}, {"fv.theta=2"}},
-      {{12, 10, 1}, {"fv.gamma=1.6666666666666667", "fv.cfl=0.8"}},
-      {{10, 8, 6}, {"fv.tracer=true"}},
-      {{1, 20, 1}, {}},                  // 1D along y
-      {{1, 1, 20}, {}},                  // 1D along z
-      {{12, 1, 9}, {}},                  // 2D x-z
-      {{1, 10, 9}, {"fv.tracer=true"}},  // 2D y-z: reduced x
-      {{12, 10, 1}, {"fv.time=ssprk3"}, kFvSsprk3StepUlps},
-      {{10, 8, 6}, {"fv.time=ssprk3", "fv.tracer=true"}, kFvSsprk3StepUlps},
-      {{12, 10, 1}, {"fv.time=rk4"}, kFvRk4StepUlps},
-      {{10, 8, 6}, {"fv.time=rk4", "fv.tracer=true"}, kFvRk4StepUlps},
-  };
-  for (Precision p : {Precision::f64, Precision::f32})
-    for (const char* riemann : {"hllc", "hll"})
-      for (const auto& v : variants) {
-        FvCase c;
-        c.n = v.n;
-        c.riemann = riemann;
-        c.bc = {"fv.bc=reflecting", "fv.bc_x=periodic"};
-        c.more = v.more;
-        std::string name = std::string(riemann) + " " + grid_name(v.n);
-        for (const auto& m : v.more) name += " " + m;
-        check_fv(BackendKind::cpu, p, c, name, 2, v.ulps);
-      }
+  check_fv_variants(BackendKind::cpu);
 }
 
 // Whole steps of the WENO schemes of the modal path (one active axis; FvModel.hpp says

@@ -217,7 +217,6 @@ inline void check_mhd_variants(BackendKind backend, const std::vector<std::strin
     std::vector<std::string> more;
     double ulps = kMhdStepUlps;
     bool float_hlld = true;
-    bool cpu_only = false;  // not yet run against the device's solver
   };
   const std::vector<Variant> variants = {
       {{12, 10, 1}, {"fv.mhd_divergence=none"}},  // c_h = 0: B_n* the mean, psi's flux 0
@@ -237,16 +236,14 @@ inline void check_mhd_variants(BackendKind backend, const std::vector<std::strin
       {{8, 6, 5}, {"fv.time=ssprk3", "fv.tracer=true"}, kMhdSsprk3StepUlps},
       // SSP RK(5,4), c_h held through five stages. Not HLLD in float: there its 0/0 guard
       // and a fallback decision of these states lie within the wider bound of their
-      // thresholds (5e-7 to 3.5e-6 of the magnitude, against 1.8e-5). On the CPU only
-      // until they have run on a GPU (written when this session's device time was spent).
-      {{11, 10, 1}, {"fv.time=rk4"}, kMhdRk4StepUlps, false, true},
-      {{8, 6, 5}, {"fv.time=rk4", "fv.tracer=true"}, kMhdRk4StepUlps, false, true},
+      // thresholds (5e-7 to 3.5e-6 of the magnitude, against 1.8e-5).
+      {{11, 10, 1}, {"fv.time=rk4"}, kMhdRk4StepUlps, false},
+      {{8, 6, 5}, {"fv.time=rk4", "fv.tracer=true"}, kMhdRk4StepUlps, false},
   };
   for (Precision p : {Precision::f64, Precision::f32})
     for (const char* riemann : {"hlld", "hll"})
       for (const auto& v : variants) {
         if (!v.float_hlld && p == Precision::f32 && std::string(riemann) == "hlld") continue;
-        if (v.cpu_only && backend != BackendKind::cpu) continue;
         MhdCase c;
         c.n = v.n;
         c.riemann = riemann;

@@ -111,11 +111,26 @@ TEST_P(FvModelGpu, TileKernelMatchesTheModel) {
 
 INSTANTIATE_TEST_SUITE_P(Riemann, FvModelGpu, ::testing::Values("hll", "hllc", "llf"));
 
+// FvModelTest's variants (constant reconstruction, theta, gamma, the tracer, the reduced
+// axes, SSP-RK3 and RK4) on both tiles.
+TEST(FvModelGpuVariants, VariantsMatchTheModel) {
+  SKIP_WITHOUT_CUDA();
+  for (const char* tile : {"32x8", "32x4"})
+    check_fv_variants(BackendKind::cuda, {std::string("fv.cuda_tile=") + tile});
+}
+
 // The modal path's kernels (reconstruction, ADER predictor, faces, update) on one axis:
-// every WENO order with rk2, ssprk3 and ADER (FvModelChecks.hpp, check_modal_steps).
+// every WENO order with rk2, ssprk3, rk4 and ADER (FvModelChecks.hpp, check_modal_steps).
 TEST(FvModelGpuModal, WenoStepsMatchTheModel) {
   SKIP_WITHOUT_CUDA();
-  for (const char* time : {"rk2", "ssprk3", "ader"}) check_modal_steps(BackendKind::cuda, time);
+  for (const char* time : {"rk2", "ssprk3", "rk4", "ader"})
+    check_modal_steps(BackendKind::cuda, time);
+}
+
+// WENO-Z's face kernel with each Runge-Kutta scheme (check_wenoz_steps).
+TEST(FvModelGpuWenoZ, WenoZStepsMatchTheModel) {
+  SKIP_WITHOUT_CUDA();
+  check_wenoz_steps(BackendKind::cuda);
 }
 
 // The same kernels in 2D and 3D (cross modes, the faces' Gauss points, the predictor's
@@ -173,6 +188,11 @@ TEST(MhdModelGpuVariants, VariantsMatchTheModel) {
 TEST(MhdModelGpuVariants, HlldNearDegenerateStatesMatchTheModel) {
   SKIP_WITHOUT_CUDA();
   check_mhd_guard(BackendKind::cuda);
+}
+
+TEST(MhdModelGpuVariants, WenoZStepsMatchTheModel) {
+  SKIP_WITHOUT_CUDA();
+  check_mhd_wenoz(BackendKind::cuda);
 }
 
 TEST(MhdModelGpuFallback, FallbackAndFloorsMatchTheModel) {
