@@ -317,24 +317,57 @@ void face_points_pass(const Space& space, const StageArgs<T>& a, const SlabArray
       exec::Block<32, 2, 1>{});
 }
 
+// The shape of a face pass's rule: which axes are active and the time degree of the
+// polynomials (nt, as face_rule_of). RuntimeFaceShape carries it as values; FixedFaceShape
+// as constants, so that a kernel built for it has the rule's points, weights and basis
+// values as constants and its loops over the points unrolled.
+struct RuntimeFaceShape {
+  bool act0 = true, act1 = true, act2 = true;
+  int nt = 0;
+};
+template <int NT>
+struct FixedFaceShape {
+  static constexpr bool act0 = true, act1 = true, act2 = true;
+  static constexpr int nt = NT;
+};
+
 // Pass 3, one axis, degrees 1 and 2: the fluxes from the two polynomials beside each face
-// (which a thread holds: up to 15 modes of each variable).
-template <int D, int M, int NV, class Space, class T>
-void polynomial_face_fluxes(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
-                            const bool act0, const bool act1, const bool act2) {
+// (which a thread holds: up to 15 modes of each variable), for a rule of the shape `shape`.
+template <int D, int M, int NV, class Space, class T, class Shape>
+void polynomial_face_fluxes_of(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
+                               const Shape shape) {
   const EulerFaceSolver<T, NV> rs{a.ph};
-  const int nt = a.ader ? M : 0;
-  const int count = a.ader ? space_time_modes(M) : modes_up_to(M);
   const ScratchBox pb = s.poly;
   const T* modes = s.modes;
   face_flux_pass<D, NV>(space, s, [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
-    const bool active[3] = {act0, act1, act2};
+    const bool active[3] = {shape.act0, shape.act1, shape.act2};
+    const int count = shape.nt > 0 ? space_time_modes(M) : modes_up_to(M);
     SpaceTimePolynomial<T, NV, M> L, R;
     load_poly<M, NV>(modes, pb, pb.below<D>(i, j, k), count, L);
     load_poly<M, NV>(modes, pb, pb.local(i, j, k), count, R);
     bool fell_back = false;
-    return modal_face_flux<D, M>(rs, L, R, active, nt, fell_back);
+    return modal_face_flux<D, M>(rs, L, R, active, shape.nt, fell_back);
   });
+}
+
+// The same for the stage's shape. On the device a 3D grid's degree-2 faces at a
+// Runge-Kutta stage (all axes active: the 2 x 2 points of the face) take a kernel built for
+// that shape (FixedFaceShape), everything else the one built for any shape. Measured on an
+// H200 (docs/performance.md, 2026-11-29, side by side): weno3 + SSP-RK3 on the 192^3
+// vortex 1.73 times faster; with ADER's eight points the fixed shape made no difference
+// (1.005), so ADER keeps the kernel for any shape, as do 2D grids (not measured) and the
+// host.
+template <int D, int M, int NV, class Space, class T>
+void polynomial_face_fluxes(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
+                            const bool act0, const bool act1, const bool act2) {
+  if constexpr (std::is_same_v<Space, exec::Device> && M == 2) {
+    if (act0 && act1 && act2 && !a.ader) {
+      polynomial_face_fluxes_of<D, M, NV>(space, a, s, FixedFaceShape<0>{});
+      return;
+    }
+  }
+  polynomial_face_fluxes_of<D, M, NV>(space, a, s,
+                                      RuntimeFaceShape{act0, act1, act2, a.ader ? M : 0});
 }
 
 // Pass 3, one axis, degree 2, MHD on the device (kLayeredFacesOn): the fluxes from the

@@ -104,8 +104,13 @@ FLUXVIEW_HD State<T, NV> face_flux_at_points(const Solver& rs, const FaceRule<D,
   for (int k = 0; k < NV; ++k) f.v[k] = T(0);
   fell_back = false;
   const auto band = rs.band(meanL, meanR);
+  // Unrolled where the rule's counts are constants (a pass built for a fixed shape,
+  // FvModalLoops.hpp); nvcc leaves loops with other counts as they are.
+#pragma unroll
   for (int a = 0; a < rule.n1; ++a)
+#pragma unroll
     for (int b = 0; b < rule.n2; ++b)
+#pragma unroll
       for (int t = 0; t < rule.nt; ++t) {
         const int p = (a * rule.n2 + b) * rule.nt + t;
         T pl[3], pr[3];
