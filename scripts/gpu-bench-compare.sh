@@ -34,6 +34,10 @@ for s in "weno2 ader" "weno3 ader" "weno3 ssprk3" "weno4 ader" "weno4 rk4" "weno
   set -- $s
   cases+=("fv/isentropic-vortex --precision double --set grid.n=192 --set grid.lz=10 --set fv.reconstruction=$1 --set fv.time=$2")
 done
+# The same vortex on a 2048^2 x-y grid: the face passes built for that shape.
+for t in ader ssprk3; do
+  cases+=("fv/isentropic-vortex --precision double --set grid.nx=2048 --set grid.ny=2048 --set fv.reconstruction=weno3 --set fv.time=$t")
+done
 for r in weno3 weno4; do
   cases+=("fv/mhd-vortex --precision double --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set fv.reconstruction=$r")
 done

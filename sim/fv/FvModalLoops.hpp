@@ -38,6 +38,7 @@
 #include "sim/fv/AderPredictor.hpp"
 #include "sim/fv/CellReconstruction.hpp"
 #include "sim/fv/EulerPolicies.hpp"
+#include "sim/fv/FaceTrace.hpp"
 #include "sim/fv/FvStep.hpp"
 #include "sim/fv/ModalFaceFlux.hpp"
 #include "sim/fv/WenoReconstruction.hpp"
@@ -320,19 +321,35 @@ void face_points_pass(const Space& space, const StageArgs<T>& a, const SlabArray
 // The shape of a face pass's rule: which axes are active and the time degree of the
 // polynomials (nt, as face_rule_of). RuntimeFaceShape carries it as values; FixedFaceShape
 // as constants, so that a kernel built for it has the rule's points, weights and basis
-// values as constants and its loops over the points unrolled.
+// values as constants and its loops over the points unrolled (Act2 false: an x-y grid).
 struct RuntimeFaceShape {
   bool act0 = true, act1 = true, act2 = true;
   int nt = 0;
 };
-template <int NT>
+template <int NT, bool Act2 = true>
 struct FixedFaceShape {
-  static constexpr bool act0 = true, act1 = true, act2 = true;
+  static constexpr bool act0 = true, act1 = true, act2 = Act2;
   static constexpr int nt = NT;
 };
 
-// Pass 3, one axis, degrees 1 and 2: the fluxes from the two polynomials beside each face
-// (which a thread holds: up to 15 modes of each variable), for a rule of the shape `shape`.
+// A cell's trace on the face normal to D (FaceTrace.hpp), built as its stored modes are
+// read: each mode of each variable read once and added to the trace, so that the cell's
+// whole polynomial is never held.
+template <int D, int M, int NV, class T>
+FLUXVIEW_HD void load_face_trace(const T* modes, const ScratchBox& pb, std::int64_t q, int side,
+                                 int nt, FaceTrace<T, NV, M>& tr) {
+  face_trace_of<D, M, State<T, NV>, T>(
+      [&](int m) {
+        State<T, NV> c;
+        for (int v = 0; v < NV; ++v) c.v[v] = modes[(std::int64_t(m) * NV + v) * pb.cells + q];
+        return c;
+      },
+      side, nt, tr.c);
+}
+
+// Pass 3, one axis, degrees 1 and 2: the fluxes from the two cells beside each face, for a
+// rule of the shape `shape`: from their traces on the face where kFaceTracesOn (a thread
+// holds up to 10 modes of each variable a side), else from their polynomials (up to 15).
 template <int D, int M, int NV, class Space, class T, class Shape>
 void polynomial_face_fluxes_of(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
                                const Shape shape) {
@@ -341,28 +358,48 @@ void polynomial_face_fluxes_of(const Space& space, const StageArgs<T>& a, const 
   const T* modes = s.modes;
   face_flux_pass<D, NV>(space, s, [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
     const bool active[3] = {shape.act0, shape.act1, shape.act2};
-    const int count = shape.nt > 0 ? space_time_modes(M) : modes_up_to(M);
-    SpaceTimePolynomial<T, NV, M> L, R;
-    load_poly<M, NV>(modes, pb, pb.below<D>(i, j, k), count, L);
-    load_poly<M, NV>(modes, pb, pb.local(i, j, k), count, R);
+    const std::int64_t ql = pb.below<D>(i, j, k), qr = pb.local(i, j, k);
     bool fell_back = false;
-    return modal_face_flux<D, M>(rs, L, R, active, shape.nt, fell_back);
+    if constexpr (kFaceTracesOn<M, NV>) {
+      FaceTrace<T, NV, M> L, R;
+      load_face_trace<D, M, NV>(modes, pb, ql, 0, shape.nt, L);
+      load_face_trace<D, M, NV>(modes, pb, qr, 1, shape.nt, R);
+      return trace_face_flux<D, M>(rs, face_rule_of<D, M, T>(active, shape.nt),
+                                   stored_mean<NV>(modes, pb, ql), stored_mean<NV>(modes, pb, qr),
+                                   L, R, shape.nt, fell_back);
+    } else {
+      const int count = shape.nt > 0 ? space_time_modes(M) : modes_up_to(M);
+      SpaceTimePolynomial<T, NV, M> L, R;
+      load_poly<M, NV>(modes, pb, ql, count, L);
+      load_poly<M, NV>(modes, pb, qr, count, R);
+      return modal_face_flux<D, M>(rs, L, R, active, shape.nt, fell_back);
+    }
   });
 }
 
-// The same for the stage's shape. On the device a 3D grid's degree-2 faces at a
-// Runge-Kutta stage (all axes active: the 2 x 2 points of the face) take a kernel built for
-// that shape (FixedFaceShape), everything else the one built for any shape. Measured on an
-// H200 (docs/performance.md, 2026-11-29, side by side): weno3 + SSP-RK3 on the 192^3
-// vortex 1.73 times faster; with ADER's eight points the fixed shape made no difference
-// (1.005), so ADER keeps the kernel for any shape, as do 2D grids (not measured) and the
-// host.
+// The same for the stage's shape. On the device a degree-2 face pass of a 3D grid, or of an
+// x-y grid, takes a kernel built for that shape (FixedFaceShape); everything else takes the
+// one built for any shape. Measured on an H200 (docs/performance.md, 2026-11-29, side by
+// side): with the two polynomials held, the fixed shape made weno3 + SSP-RK3 on the 192^3
+// vortex 1.73 times faster and ADER not at all (1.005); with the traces (kFaceTracesOn)
+// and the fixed shape for ADER and x-y grids as well, weno3 then took 0.81 (ADER) and 0.89
+// (SSP-RK3) of the time a step at 192^3, and 0.85 and 0.50 on a 2048^2 x-y grid.
 template <int D, int M, int NV, class Space, class T>
 void polynomial_face_fluxes(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
                             const bool act0, const bool act1, const bool act2) {
   if constexpr (std::is_same_v<Space, exec::Device> && M == 2) {
-    if (act0 && act1 && act2 && !a.ader) {
-      polynomial_face_fluxes_of<D, M, NV>(space, a, s, FixedFaceShape<0>{});
+    if (act0 && act1 && act2) {
+      if (a.ader)
+        polynomial_face_fluxes_of<D, M, NV>(space, a, s, FixedFaceShape<M>{});
+      else
+        polynomial_face_fluxes_of<D, M, NV>(space, a, s, FixedFaceShape<0>{});
+      return;
+    }
+    if (act0 && act1 && D < 2) {
+      if (a.ader)
+        polynomial_face_fluxes_of<D, M, NV>(space, a, s, FixedFaceShape<M, false>{});
+      else
+        polynomial_face_fluxes_of<D, M, NV>(space, a, s, FixedFaceShape<0, false>{});
       return;
     }
   }
@@ -378,8 +415,9 @@ void polynomial_face_fluxes(const Space& space, const StageArgs<T>& a, const Sla
 // where the two polynomials alone are 270 (2 x 15 modes x 9), which spill (hydro's 150
 // spill too: docs/performance.md, 2026-11-28, 255 registers, bound by spills; for hydro
 // this pass measured slower all the same). Each mode is read once a layer: twice a face
-// with ADER. The same terms in the same order as polynomial_face_fluxes, which
-// tests/fv/LayeredFacesTest.cpp checks on the host, bit for bit.
+// with ADER. The same terms in the same order as polynomial_face_fluxes (through the
+// traces where that takes them, kFaceTracesOn), which tests/fv/LayeredFacesTest.cpp checks
+// on the host, bit for bit.
 template <int D, int M, int NV, class Space, class T>
 void layered_face_fluxes(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
                          const FaceRule<D, T>& rule) {
@@ -396,6 +434,21 @@ void layered_face_fluxes(const Space& space, const StageArgs<T>& a, const SlabAr
     const auto layer = [&](int t, State<T, NV>(*u)[kMaxFaceSpacePoints]) {
       for (int v = 0; v < NV; ++v)
         for (int side = 0; side < 2; ++side) {
+          if constexpr (kFaceTracesOn<M, NV>) {
+            // Hydro, which takes the traces in polynomial_face_fluxes (this pass runs
+            // there only in LayeredFacesTest, which keeps the two passes' bits together).
+            T tr[face_space_time_modes(M)];
+            face_trace_of<D, M, T, T>(
+                [&](int m) { return modes[(std::int64_t(m) * NV + v) * pb.cells + cell[side]]; },
+                side, nt, tr);
+            for (int p = 0; p < ns; ++p) {
+              T pos[3];
+              rule.position(p / rule.n2, p % rule.n2, side, pos);
+              u[side][p].v[v] = face_trace_value_of<M, T>(
+                  [&](int m) { return tr[m]; }, pos[rule.e1], pos[rule.e2], rule.xt[t], nt);
+            }
+            continue;
+          }
           T c[space_time_modes(M)];
           for (int m = 0; m < space_time_modes(M); ++m)
             c[m] = m < count ? modes[(std::int64_t(m) * NV + v) * pb.cells + cell[side]] : T(0);

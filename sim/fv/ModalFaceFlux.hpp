@@ -7,8 +7,9 @@
 // <= 1, otherwise the two-point rule along each active transverse axis (exact to degree 3,
 // so the face average is as accurate as the polynomials); in time, for ADER, the midpoint
 // at degree 1 and the two-point rule on [0, 1] above. At each point the two cells'
-// polynomials are evaluated on their sides of the face and a Riemann solver gives the
-// flux. The paper's second-order scheme is the one-point case (its Fig. 5).
+// polynomials are evaluated on their sides of the face (hydro's of degree 2 through their
+// traces on it, FaceTrace.hpp) and a Riemann solver gives the flux. The paper's second-order scheme
+// is the one-point case (its Fig. 5).
 //
 // Face fallback: if the state on either side at any point is not trusted (not admissible,
 // or outside a band around the two cells' averages: EulerFaceSolver::trusted_state), the
@@ -21,6 +22,7 @@
 #include "sim/core/HostDevice.hpp"
 #include "sim/fv/AderPredictor.hpp"
 #include "sim/fv/EulerState.hpp"
+#include "sim/fv/FaceTrace.hpp"
 #include "sim/fv/ModalPolynomial.hpp"
 
 namespace fluxview::fv {
@@ -173,19 +175,56 @@ FLUXVIEW_HD State<T, NV> face_flux_in_layers(const Solver& rs, const FaceRule<D,
   return f;
 }
 
+// Which faces take the two cells' traces (FaceTrace.hpp) rather than their polynomials:
+// hydro's (5 or 6 variables; MHD has 9) at degree 2. Measured on an H200
+// (docs/performance.md, 2026-11-29, side by side, traces everywhere against none): weno3 on
+// the 192^3 vortex took 0.81 of the time a step with ADER and 0.89 with SSP-RK3, on a
+// 2048^2 x-y grid 0.85 and 0.50; but degree 1 (weno2 + ADER, 192^3) took 1.85 times as
+// long and MHD's layered pass (the 128^3 MHD vortex, weno3 + ADER) 1.12 times, so those keep
+// the polynomials (not analysed further: both ran kernels built for any rule's shape, the
+// degree-2 hydro faces there ran kernels built for theirs). Every path is one that passed
+// the GPU's agreement tests in that form.
+template <int M, int NV>
+inline constexpr bool kFaceTracesOn = M == 2 && NV < 9;
+
+// The flux through a face from the traces of the two cells beside it (FaceTrace.hpp, up
+// to time power nt), meanL and meanR being the two cells' averages (for the fallback).
+template <int D, int M, class T, int NV, class Solver>
+FLUXVIEW_HD State<T, NV> trace_face_flux(const Solver& rs, const FaceRule<D, T>& rule,
+                                         const State<T, NV>& meanL, const State<T, NV>& meanR,
+                                         const FaceTrace<T, NV, M>& L, const FaceTrace<T, NV, M>& R,
+                                         int nt, bool& fell_back) {
+  const auto value = [&](int side, int, const T pos[3], T tau) {
+    const FaceTrace<T, NV, M>& tr = side == 0 ? L : R;
+    return face_trace_value_of<M, State<T, NV>>(
+        [&](int m) -> const State<T, NV>& { return tr.c[m]; }, pos[rule.e1], pos[rule.e2], tau, nt);
+  };
+  return face_flux_at_points<D>(rs, rule, meanL, meanR, value, fell_back);
+}
+
 // The flux through the face normal to D between the cell L (below) and R (above), from
-// their space-time polynomials of total degree M with time degree nt (as face_rule_of).
-// active: the axes with more than one cell. Sets `fell_back` if the face took the
-// first-order flux.
+// their space-time polynomials of total degree M with time degree nt (as face_rule_of):
+// through their traces on the face where kFaceTracesOn, else by evaluating the polynomials
+// at the face's points. active: the axes with more than one cell. Sets `fell_back` if the
+// face took the first-order flux.
 template <int D, int M, class T, int NV, class Solver>
 FLUXVIEW_HD State<T, NV> modal_face_flux(const Solver& rs, const SpaceTimePolynomial<T, NV, M>& L,
                                          const SpaceTimePolynomial<T, NV, M>& R,
                                          const bool active[3], int nt, bool& fell_back) {
   const FaceRule<D, T> rule = face_rule_of<D, M, T>(active, nt);
-  const auto value = [&](int side, int, const T pos[3], T tau) {
-    return space_time_value<M>(side == 0 ? L : R, pos, tau, nt);
-  };
-  return face_flux_at_points<D>(rs, rule, L.c[0], R.c[0], value, fell_back);
+  if constexpr (kFaceTracesOn<M, NV>) {
+    FaceTrace<T, NV, M> tl, tr;
+    face_trace_of<D, M, State<T, NV>, T>([&](int m) -> const State<T, NV>& { return L.c[m]; }, 0,
+                                         nt, tl.c);
+    face_trace_of<D, M, State<T, NV>, T>([&](int m) -> const State<T, NV>& { return R.c[m]; }, 1,
+                                         nt, tr.c);
+    return trace_face_flux<D, M>(rs, rule, L.c[0], R.c[0], tl, tr, nt, fell_back);
+  } else {
+    const auto value = [&](int side, int, const T pos[3], T tau) {
+      return space_time_value<M>(side == 0 ? L : R, pos, tau, nt);
+    };
+    return face_flux_at_points<D>(rs, rule, L.c[0], R.c[0], value, fell_back);
+  }
 }
 
 }  // namespace fluxview::fv
