@@ -347,9 +347,34 @@ FLUXVIEW_HD void load_face_trace(const T* modes, const ScratchBox& pb, std::int6
       side, nt, tr.c);
 }
 
-// Pass 3, one axis, degrees 1 and 2: the fluxes from the two cells beside each face, for a
-// rule of the shape `shape`: from their traces on the face where kFaceTracesOn (a thread
-// holds up to 10 modes of each variable a side), else from their polynomials (up to 15).
+// The flux through the face along D between the stored cells ql (below) and qr (above),
+// their modes up to time degree nt: from their traces on the face where kFaceTracesOn (a
+// thread holds up to 10 modes of each variable a side), else from their polynomials (up
+// to 15). (A function rather than the pass's lambda: nvcc's extended lambdas may not
+// capture inside `if constexpr`.)
+template <int D, int M, int NV, class T>
+FLUXVIEW_HD State<T, NV> stored_face_flux(const EulerFaceSolver<T, NV>& rs, const T* modes,
+                                          const ScratchBox& pb, std::int64_t ql, std::int64_t qr,
+                                          const bool active[3], int nt) {
+  bool fell_back = false;
+  if constexpr (kFaceTracesOn<M, NV>) {
+    FaceTrace<T, NV, M> L, R;
+    load_face_trace<D, M, NV>(modes, pb, ql, 0, nt, L);
+    load_face_trace<D, M, NV>(modes, pb, qr, 1, nt, R);
+    return trace_face_flux<D, M>(rs, face_rule_of<D, M, T>(active, nt),
+                                 stored_mean<NV>(modes, pb, ql), stored_mean<NV>(modes, pb, qr), L,
+                                 R, nt, fell_back);
+  } else {
+    const int count = nt > 0 ? space_time_modes(M) : modes_up_to(M);
+    SpaceTimePolynomial<T, NV, M> L, R;
+    load_poly<M, NV>(modes, pb, ql, count, L);
+    load_poly<M, NV>(modes, pb, qr, count, R);
+    return modal_face_flux<D, M>(rs, L, R, active, nt, fell_back);
+  }
+}
+
+// Pass 3, one axis, degrees 1 and 2: the fluxes from the two cells beside each face
+// (stored_face_flux), for a rule of the shape `shape`.
 template <int D, int M, int NV, class Space, class T, class Shape>
 void polynomial_face_fluxes_of(const Space& space, const StageArgs<T>& a, const SlabArrays<T>& s,
                                const Shape shape) {
@@ -358,22 +383,8 @@ void polynomial_face_fluxes_of(const Space& space, const StageArgs<T>& a, const 
   const T* modes = s.modes;
   face_flux_pass<D, NV>(space, s, [=] FLUXVIEW_LAMBDA(int i, int j, int k) {
     const bool active[3] = {shape.act0, shape.act1, shape.act2};
-    const std::int64_t ql = pb.below<D>(i, j, k), qr = pb.local(i, j, k);
-    bool fell_back = false;
-    if constexpr (kFaceTracesOn<M, NV>) {
-      FaceTrace<T, NV, M> L, R;
-      load_face_trace<D, M, NV>(modes, pb, ql, 0, shape.nt, L);
-      load_face_trace<D, M, NV>(modes, pb, qr, 1, shape.nt, R);
-      return trace_face_flux<D, M>(rs, face_rule_of<D, M, T>(active, shape.nt),
-                                   stored_mean<NV>(modes, pb, ql), stored_mean<NV>(modes, pb, qr),
-                                   L, R, shape.nt, fell_back);
-    } else {
-      const int count = shape.nt > 0 ? space_time_modes(M) : modes_up_to(M);
-      SpaceTimePolynomial<T, NV, M> L, R;
-      load_poly<M, NV>(modes, pb, ql, count, L);
-      load_poly<M, NV>(modes, pb, qr, count, R);
-      return modal_face_flux<D, M>(rs, L, R, active, shape.nt, fell_back);
-    }
+    return stored_face_flux<D, M, NV>(rs, modes, pb, pb.below<D>(i, j, k), pb.local(i, j, k),
+                                      active, shape.nt);
   });
 }
 
@@ -407,6 +418,40 @@ void polynomial_face_fluxes(const Space& space, const StageArgs<T>& a, const Sla
                                       RuntimeFaceShape{act0, act1, act2, a.ader ? M : 0});
 }
 
+// Variable v's values at a face's spatial points at the rule's time xt[t], from the stored
+// modes (count of them, up to time degree nt) of the cell q on side `side`, into u[p]:
+// through its trace where kFaceTracesOn (hydro, whose face pass takes the traces; this
+// pass runs there only in LayeredFacesTest, which keeps the two passes' bits together),
+// else from its polynomial, one variable's modes held (layered_face_fluxes).
+template <int D, int M, int NV, class T>
+FLUXVIEW_HD void layer_values(const T* modes, const ScratchBox& pb, std::int64_t q, int side, int v,
+                              const FaceRule<D, T>& rule, int t, int nt, int count,
+                              State<T, NV>* u) {
+  const int ns = rule.n1 * rule.n2;
+  if constexpr (kFaceTracesOn<M, NV>) {
+    T tr[face_space_time_modes(M)];
+    face_trace_of<D, M, T, T>(
+        [&](int m) { return modes[(std::int64_t(m) * NV + v) * pb.cells + q]; }, side, nt, tr);
+    for (int p = 0; p < ns; ++p) {
+      T pos[3];
+      rule.position(p / rule.n2, p % rule.n2, side, pos);
+      u[p].v[v] = face_trace_value_of<M, T>([&](int m) { return tr[m]; }, pos[rule.e1],
+                                            pos[rule.e2], rule.xt[t], nt);
+    }
+  } else {
+    T c[space_time_modes(M)];
+    for (int m = 0; m < space_time_modes(M); ++m)
+      c[m] = m < count ? modes[(std::int64_t(m) * NV + v) * pb.cells + q] : T(0);
+    for (int p = 0; p < ns; ++p) {
+      T pos[3];
+      rule.position(p / rule.n2, p % rule.n2, side, pos);
+      T phi[modes_up_to(M)];
+      basis_at<M>(pos, phi);
+      u[p].v[v] = space_time_value_of<M, T>([&](int m) { return c[m]; }, phi, rule.xt[t], nt);
+    }
+  }
+}
+
 // Pass 3, one axis, degree 2, MHD on the device (kLayeredFacesOn): the fluxes from the
 // stored modes of the two cells beside each face, one time point of the rule at a time
 // (face_flux_in_layers). A thread holds one variable's 15 modes of one cell while it
@@ -430,37 +475,10 @@ void layered_face_fluxes(const Space& space, const StageArgs<T>& a, const SlabAr
     const std::int64_t cell[2] = {pb.below<D>(i, j, k), pb.local(i, j, k)};
     const State<T, NV> meanL = stored_mean<NV>(modes, pb, cell[0]),
                        meanR = stored_mean<NV>(modes, pb, cell[1]);
-    const int ns = rule.n1 * rule.n2;
     const auto layer = [&](int t, State<T, NV>(*u)[kMaxFaceSpacePoints]) {
       for (int v = 0; v < NV; ++v)
-        for (int side = 0; side < 2; ++side) {
-          if constexpr (kFaceTracesOn<M, NV>) {
-            // Hydro, which takes the traces in polynomial_face_fluxes (this pass runs
-            // there only in LayeredFacesTest, which keeps the two passes' bits together).
-            T tr[face_space_time_modes(M)];
-            face_trace_of<D, M, T, T>(
-                [&](int m) { return modes[(std::int64_t(m) * NV + v) * pb.cells + cell[side]]; },
-                side, nt, tr);
-            for (int p = 0; p < ns; ++p) {
-              T pos[3];
-              rule.position(p / rule.n2, p % rule.n2, side, pos);
-              u[side][p].v[v] = face_trace_value_of<M, T>(
-                  [&](int m) { return tr[m]; }, pos[rule.e1], pos[rule.e2], rule.xt[t], nt);
-            }
-            continue;
-          }
-          T c[space_time_modes(M)];
-          for (int m = 0; m < space_time_modes(M); ++m)
-            c[m] = m < count ? modes[(std::int64_t(m) * NV + v) * pb.cells + cell[side]] : T(0);
-          for (int p = 0; p < ns; ++p) {
-            T pos[3];
-            rule.position(p / rule.n2, p % rule.n2, side, pos);
-            T phi[modes_up_to(M)];
-            basis_at<M>(pos, phi);
-            u[side][p].v[v] =
-                space_time_value_of<M, T>([&](int m) { return c[m]; }, phi, rule.xt[t], nt);
-          }
-        }
+        for (int side = 0; side < 2; ++side)
+          layer_values<D, M, NV>(modes, pb, cell[side], side, v, rule, t, nt, count, u[side]);
     };
     bool fell_back = false;
     return face_flux_in_layers<D>(rs, rule, meanL, meanR, layer, fell_back);
