@@ -11,6 +11,12 @@
 # GUI, Catalyst and the adaptive mesh (none of the compared cases is on the mesh; its device
 # backend was the last compile of a build there, 2026-11-28): only `fluxview bench` runs.
 # GPU_AB_CMAKE_ARGS replaces that last choice (e.g. GPU_AB_CMAKE_ARGS=-DFLUXVIEW_WITH_AMR=ON).
+# GPU_AB_TESTS="DIR/EXE:GTEST_FILTER ..." (e.g. "fv/test_fv_higher_order_gpu:FvHigherOrderCuda.*")
+# also builds those test programs in B after its app and runs them, all at once, after the
+# benchmarks, each into OUT_DIR/test-N.log, stopped GPU_AB_DEADLINE seconds (default 560)
+# after the script began, so that one device call of at most 600 s brings everything back.
+# On this machine first: `bash ../shared/device/prepare.sh libstb-dev` (the renderer needs
+# stb's headers, which the GPU machine lacks).
 # usage: gpu-ab.sh PATCH OUT_DIR [CASE_FILTER_REGEX]
 set -uo pipefail
 patch=${1:?usage: gpu-ab.sh PATCH OUT_DIR [FILTER]}
@@ -40,5 +46,25 @@ for x in "$a" "$b"; do
   [ -x "$x" ] || { echo "gpu-ab.sh: $x was not built (see $out/build-*.log)" >&2; exit 1; }
 done
 source .devdeps/env.sh
+tests=(${GPU_AB_TESTS:-})
+if [ ${#tests[@]} -gt 0 ]; then  # B's test programs, with B's configuration otherwise
+  targets=()
+  for t in "${tests[@]}"; do targets+=("$(basename "${t%%:*}")"); done
+  (cd /tmp/gpu-ab-b && cmake -S . -B build-ab-b -DFLUXVIEW_BUILD_TESTS=ON >>"$out/build-b.log" 2>&1 &&
+    cmake --build build-ab-b -j"$(nproc)" --target "${targets[@]}" >>"$out/build-b.log" 2>&1) ||
+    echo "gpu-ab.sh: B's tests did not build (see $out/build-b.log)"
+  echo "gpu-ab.sh: B's tests built at $((SECONDS - t0)) s"
+fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 bash scripts/gpu-bench-compare.sh "$a" "$b" "$out" "$filter"
+deadline=${GPU_AB_DEADLINE:-560}
+n=0
+for t in "${tests[@]}"; do
+  n=$((n + 1))
+  exe=/tmp/gpu-ab-b/build-ab-b/tests/${t%%:*}
+  left=$((deadline - SECONDS))
+  [ "$left" -gt 10 ] || { echo "gpu-ab.sh: no time left for $t"; continue; }
+  (timeout "$left" "$exe" --gtest_filter="${t#*:}" --gtest_brief=1 >"$out/test-$n.log" 2>&1
+   echo "gpu-ab.sh: test-$n ${t}: exit $? at $((SECONDS - t0)) s") &
+done
+wait

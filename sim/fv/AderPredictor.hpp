@@ -82,29 +82,46 @@ FLUXVIEW_HD void add_time_mode(State<T, NV>& v, T tn, const State<T, NV>& c, T p
 }
 }  // namespace detail
 
-// Value at a point and time tau of a space-time polynomial given by its modes (coef(m):
-// mode m in the layout of SpaceTimePolynomial, q_0 then q_1 ...; a State for every
-// variable at once, or one variable's T), the basis at the point (phi, basis_at), and q_n
-// only up to time degree nt (0: the spatial polynomial alone, as a Runge-Kutta stage uses
-// it; the predictor evaluates the iterate it has so far). A pass that holds one variable's
-// modes (FvModalLoops.hpp) and one that holds whole polynomials both evaluate through
-// this, so each variable sums the same terms in the same order.
-template <int M, class V, class T, class Coef>
-FLUXVIEW_HD V space_time_value_of(const Coef& coef, const T* phi, T tau, int nt) {
+// How many basis functions of total degree <= d a cell's polynomial has (three variables),
+// and where its time coefficient q_n starts in a polynomial of degree m: the layout of
+// SpaceTimePolynomial. FaceTrace.hpp has the same for a face's trace (two variables), and
+// both evaluate through space_time_sum.
+struct CellModes {
+  FLUXVIEW_HD static constexpr int up_to(int d) { return modes_up_to(d); }
+  FLUXVIEW_HD static constexpr int offset(int m, int n) { return time_coefficient_offset(m, n); }
+};
+
+// The value of a space-time polynomial of degree M whose mode k is coef(k) (a State for
+// every variable at once, or one variable's T), in the layout Modes gives (q_0, then q_1
+// ...), from the basis at the point (phi) and time tau, with q_n only up to time degree
+// nt (0: the spatial polynomial alone, as a Runge-Kutta stage uses it; the predictor
+// evaluates the iterate it has so far).
+template <int M, class Modes, class V, class T, class Coef>
+FLUXVIEW_HD V space_time_sum(const Coef& coef, const T* phi, T tau, int nt) {
   V v = coef(0);
 #pragma unroll
-  for (int m = 1; m < modes_up_to(M); ++m) detail::add_mode(v, coef(m), phi[m]);
+  for (int m = 1; m < Modes::up_to(M); ++m) detail::add_mode(v, coef(m), phi[m]);
   T tn = T(1);
 #pragma unroll
   for (int n = 1; n <= M; ++n) {
     if (n > nt) break;
     tn *= tau;
-    const int first = time_coefficient_offset(M, n);
+    const int first = Modes::offset(M, n);
 #pragma unroll
-    for (int m = 0; m < modes_up_to(M - n); ++m)
+    for (int m = 0; m < Modes::up_to(M - n); ++m)
       detail::add_time_mode(v, tn, coef(first + m), phi[m]);
   }
   return v;
+}
+
+// Value at a point and time tau of a cell's space-time polynomial given by its modes
+// (coef(m): mode m in the layout of SpaceTimePolynomial) and the basis at the point (phi,
+// basis_at); nt as space_time_sum. A pass that holds one variable's modes
+// (FvModalLoops.hpp) and one that holds whole polynomials both evaluate through this, so
+// each variable sums the same terms in the same order.
+template <int M, class V, class T, class Coef>
+FLUXVIEW_HD V space_time_value_of(const Coef& coef, const T* phi, T tau, int nt) {
+  return space_time_sum<M, CellModes, V>(coef, phi, tau, nt);
 }
 
 // Value of q at the point p of the cell and time tau (every variable; nt as above).

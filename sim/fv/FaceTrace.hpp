@@ -86,26 +86,19 @@ FLUXVIEW_HD void face_trace_of(const Coef& coef, int side, int nt, V* out) {
   }
 }
 
+// The trace's layout, as CellModes (AderPredictor.hpp) is the cell polynomial's.
+struct FaceModes {
+  FLUXVIEW_HD static constexpr int up_to(int d) { return face_modes_up_to(d); }
+  FLUXVIEW_HD static constexpr int offset(int m, int n) { return face_time_offset(m, n); }
+};
+
 // Value at (u, w) on the face and time tau in [0, 1] of a trace of degree M whose mode k
-// is coef(k), up to time power nt. The same sum for every variable (State or T), as
-// space_time_value_of is for the cell's polynomial.
+// is coef(k), up to time power nt: the same sum as a cell polynomial's (space_time_sum),
+// for every variable (State or T).
 template <int M, class V, class T, class Coef>
 FLUXVIEW_HD V face_trace_value_of(const Coef& coef, T u, T w, T tau, int nt) {
   const T phi[6] = {T(1), u, w, legendre_p2(u), legendre_p2(w), u * w};
-  V v = coef(0);
-#pragma unroll
-  for (int m = 1; m < face_modes_up_to(M); ++m) detail::add_mode(v, coef(m), phi[m]);
-  T tn = T(1);
-#pragma unroll
-  for (int n = 1; n <= M; ++n) {
-    if (n > nt) break;
-    tn *= tau;
-    const int first = face_time_offset(M, n);
-#pragma unroll
-    for (int m = 0; m < face_modes_up_to(M - n); ++m)
-      detail::add_time_mode(v, tn, coef(first + m), phi[m]);
-  }
-  return v;
+  return space_time_sum<M, FaceModes, V>(coef, phi, tau, nt);
 }
 
 // A face's trace of every variable.
