@@ -46,7 +46,7 @@ for x in "$a" "$b"; do
   [ -x "$x" ] || { echo "gpu-ab.sh: $x was not built (see $out/build-*.log)" >&2; exit 1; }
 done
 source .devdeps/env.sh
-tests=(${GPU_AB_TESTS:-})
+read -ra tests <<<"${GPU_AB_TESTS:-}"  # split on blanks only: filters hold * and ?
 if [ ${#tests[@]} -gt 0 ]; then  # B's test programs, with B's configuration otherwise
   targets=()
   for t in "${tests[@]}"; do targets+=("$(basename "${t%%:*}")"); done

@@ -1,6 +1,6 @@
-// A cell's trace on a face (sim/fv/FaceTrace.hpp), which the face passes of degrees 1 and 2
-// evaluate instead of the cell's polynomial: at random points of each face, at random
-// times, for degrees 0 to 2, each axis and side, with and without ADER's time modes, the
+// A cell's trace on a face (sim/fv/FaceTrace.hpp), which hydro's degree-2 face passes
+// evaluate instead of the cell's polynomial (kFaceTracesOn): at random points of each face, at
+// random times, for degrees 0 to 2, each axis and side, with and without ADER's time modes, the
 // trace's value is the polynomial's there (space_time_value) to rounding, for a
 // polynomial whose every mode is random and of order one. And the trace holds what it
 // should: 10 modes at degree 2 with time, 6 without.
