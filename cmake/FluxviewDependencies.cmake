@@ -36,11 +36,15 @@ if(FLUXVIEW_WITH_CUDA)
     # device; every CUDA target of the project compiles with this.
     string(APPEND CMAKE_CUDA_FLAGS " --expt-relaxed-constexpr")
     # How hard NVVM (cicc) and ptxas optimise device code; empty: as each target's flags say
-    # (-O3). The ci preset sets "-Xcicc=-O1 -Xptxas=-O0": CI has no GPU and never runs device
-    # code, it only has to compile for its architecture (ptxas at -O0 still assembles for it
-    # and refuses what it lacks). NVVM's -O3 was most of that build (68 of the 130 s of the
-    # fourth-order MHD stage, 26 s for both at -O1); at -O0 NVVM emits so much more PTX that
-    # ptxas takes longer than it saves (FvDeviceTools_double.cu: 76 s against 46 s).
+    # (-O3). The ci preset builds compute_75 PTX only ("75-virtual": no ptxas) and sets
+    # "-Xcicc=-O0": CI has no GPU and never runs device code, it only has to compile it.
+    # NVVM's -O3 was most of a native build (68 of the 130 s of the fourth-order MHD stage);
+    # with native code NVVM's -O0 does not pay, since ptxas then assembles far more PTX
+    # (FvDeviceTools_double.cu: 76 s against 46 s at -O1), but without ptxas it does:
+    # ModalStage_degree3_double_mhd.cu took 40.8 s as sm_75 code at -Xcicc=-O1 -Xptxas=-O0
+    # (NVVM 15.0 s, ptxas 12.3 s) and 19.7 s as PTX at -Xcicc=-O0 (NVVM 6.4 s), on a 2-core
+    # machine on 2026-11-29. What ptxas alone refuses, inline PTX an architecture lacks,
+    # scripts/check-cuda-archs.sh assembles natively for the oldest architecture.
     # Timings and GPU tests come from builds without it (.devdeps/build.sh, the default and
     # device presets).
     set(FLUXVIEW_CUDA_DEVICE_OPTIMIZATION "" CACHE STRING

@@ -6,8 +6,12 @@
 #   oldest: native code (nvcc -c for sm_XX runs ptxas, which is what rejects a missing feature)
 #   newest: PTX only (the front end and NVVM at -O0: what it checks is that the code is
 #           accepted and lowered for that architecture, and NVVM's optimisation took 60% of it)
-# A build that already made native code for the oldest (the ci preset does) has done the
-# first half: only the newest is compiled then.
+# A build that already made native code for the oldest has done the first half: only the
+# newest is compiled then. A build that made PTX for the oldest (the ci preset: no ptxas, half
+# the compile time) has had every source through NVVM for it, which refuses the intrinsics and
+# builtins the oldest lacks; what only ptxas reads is inline PTX (asm statements, such as the
+# cp.async of the fast heat kernel), so the sources that hold it (or all of them, should a
+# header hold it) are also assembled natively for the oldest.
 # usage: check-cuda-archs.sh BUILD_DIR   (a configured build with CUDA and compile_commands.json)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,14 +25,24 @@ oldest=$(echo "$nums" | head -1)
 newest=$(echo "$nums" | tail -1)
 [ -n "$oldest" ] && [ -n "$newest" ] || { echo "check-cuda-archs: cannot read the portable list" >&2; exit 2; }
 
-# Native code for the oldest in every CUDA command of the build already?
+# What the build made for the oldest in every CUDA command: native code, PTX, or neither.
 built_oldest=$(python3 - "$db" "$oldest" <<'PY'
 import json, sys
 cmds = [e.get("command") or " ".join(e["arguments"]) for e in json.load(open(sys.argv[1]))
         if e["file"].endswith(".cu")]
-print("yes" if cmds and all("sm_" + sys.argv[2] in c for c in cmds) else "no")
+native, ptx = "sm_" + sys.argv[2], "code=[compute_" + sys.argv[2] + "]"
+print("native" if cmds and all(native in c for c in cmds)
+      else "ptx" if cmds and all(ptx in c for c in cmds) else "no")
 PY
 )
+# The project files with inline PTX (asm statements), which only ptxas checks.
+mapfile -t inline_ptx < <(grep -rlE '\basm(\s+volatile)?\s*\(' --include='*.cu' --include='*.cuh' \
+  --include='*.hpp' --include='*.h' --include='*.inl' sim render app tests bench insitu fileio 2>/dev/null |
+  sed "s|^|$PWD/|")
+inline_ptx_header=no
+for f in "${inline_ptx[@]}"; do
+  case $f in *.cu) ;; *) inline_ptx_header=yes ;; esac
+done
 
 # Each CUDA compile command of the build, with its architecture flags replaced.
 mapfile -t cmds < <(python3 - "$db" <<'PY'
@@ -73,18 +87,28 @@ compile() {  # dir file cmd flags... -> output
 }
 export -f compile
 export tmp
-kinds="old new"
-if [ "$built_oldest" = yes ]; then
-  kinds="new"
-  echo "check-cuda-archs: $build built every CUDA source for sm_$oldest (native code) already"
-  echo "check-cuda-archs: ${#cmds[@]} CUDA sources for compute_$newest (PTX)"
-else
-  echo "check-cuda-archs: ${#cmds[@]} CUDA sources for sm_$oldest (native code) and compute_$newest (PTX)"
-fi
+needs_old() {  # file -> 0 when it must be assembled natively for the oldest here
+  case $built_oldest in
+    native) return 1 ;;
+    no) return 0 ;;
+  esac
+  [ $inline_ptx_header = yes ] && return 0
+  local f
+  for f in "${inline_ptx[@]}"; do [ "$f" = "$1" ] && return 0; done
+  return 1
+}
+case $built_oldest in
+  native) echo "check-cuda-archs: $build built every CUDA source for sm_$oldest (native code) already" ;;
+  ptx) echo "check-cuda-archs: $build built every CUDA source for compute_$oldest (PTX); the ones with inline PTX (${#inline_ptx[@]} files) are assembled for sm_$oldest here" ;;
+  no) echo "check-cuda-archs: every CUDA source is compiled for sm_$oldest (native code) here" ;;
+esac
+echo "check-cuda-archs: ${#cmds[@]} CUDA sources for compute_$newest (PTX)"
 i=0
 pids=()
 for line in "${cmds[@]}"; do
   IFS=$'\t' read -r dir file cmd <<<"$line"
+  kinds="new"
+  if needs_old "$file"; then kinds="old new"; fi
   for kind in $kinds; do
     if [ $kind = old ]; then
       compile "$dir" "$file" "$cmd" "sm_$oldest" -arch=sm_$oldest -c -o "$tmp/$i.o" &
