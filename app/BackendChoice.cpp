@@ -34,7 +34,7 @@ BackendKind choose_backend(const std::optional<std::string>& asked, bool quiet) 
   }
   if (!quiet)
     std::cerr << "fluxview: " << why << ": running on the CPU with " << omp_get_max_threads()
-              << " threads\n";
+              << (omp_get_max_threads() == 1 ? " thread\n" : " threads\n");
   return BackendKind::cpu;
 }
 
@@ -78,7 +78,8 @@ nlohmann::json parallel_facts(BackendKind b) {
 
 std::string device_name(BackendKind b) {
   if (b == BackendKind::cuda) return cuda::device_description(0);
-  return "cpu (" + std::to_string(omp_get_max_threads()) + " OpenMP threads)";
+  const int threads = omp_get_max_threads();
+  return "cpu (" + std::to_string(threads) + (threads == 1 ? " OpenMP thread)" : " OpenMP threads)");
 }
 
 }  // namespace fluxview::app

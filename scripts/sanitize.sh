@@ -43,6 +43,9 @@ AmrWenoZ.KeepsTheUniformGridsError|FvModel.WenoStepsIn2DAnd3D|\
 Checkpoint.AdaptiveMeshRestartsThroughTheFile|AmrRungeKutta.TheHigherOrderSchemesCutTheError|\
 AmrMhd.BrioWuWithinTwentyPercent|ModalSchemeOrder.Vortex|MhdBrioWu.DensityConverges"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# One OpenMP thread a test, as in test.sh (ctest runs a test on each core); the tests of the
+# threaded paths set their own count.
+export OMP_NUM_THREADS=1
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   ctest --preset asan -L "unit|physics" -j"$(nproc)" --timeout 900 \
   -E "$starts_mpi|$slow"

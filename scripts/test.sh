@@ -58,8 +58,13 @@ took "the fuzzing"
 # once more before it counts: ParaView's X rendering under Xvfb on a loaded two-core
 # machine has been seen to lose its display (an abort inside vtkXOpenGLRenderWindow),
 # which says nothing about fluxview; a real failure fails twice.
+# One OpenMP thread a test: ctest already runs a test on each core, and threads beyond the
+# cores wait on each other at every loop's barrier (the physics tests took 218 s on one
+# thread each against 293 s on the default two, -j2 on two cores, 2026-11-29). The threaded
+# paths are tested on three threads by tests that set their own count (tests/support/ThreadCount.hpp).
 status=0
-xvfb-run -a -s "-screen 0 1280x1024x24" ctest --preset ci -j"$(nproc)" --timeout 900 --repeat until-pass:2 "$@" || status=$?
+OMP_NUM_THREADS=1 xvfb-run -a -s "-screen 0 1280x1024x24" \
+  ctest --preset ci -j"$(nproc)" --timeout 900 --repeat until-pass:2 "$@" || status=$?
 took "the test suite"
 echo "test.sh: the builds take $(du -sm build-ci build-asan build-fuzz 2>/dev/null | awk '{s += $1} END {print s}') MB"
 exit $status

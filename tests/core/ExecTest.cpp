@@ -1,7 +1,9 @@
 // The host side of the execution layer: every cell of a box visited once (ghost indices
 // included, small boxes on one thread and large ones on all), and reductions that agree
-// with a plain loop, keep or drop NaN as they say, and repeat bit for bit.
+// with a plain loop, keep or drop NaN as they say, and repeat bit for bit. On three threads
+// whatever OMP_NUM_THREADS says (test.sh runs tests on one), so that shares are uneven.
 #include <gtest/gtest.h>
+#include <omp.h>
 #include <array>
 #include <cstddef>
 #include <string>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "sim/core/ExecHost.hpp"
+#include "tests/support/ThreadCount.hpp"
 
 using namespace fluxview;
 using namespace fluxview::exec;
@@ -41,18 +44,28 @@ struct Acc {
   }
 };
 
+class ExecHost : public ::testing::Test {
+  test::ThreadCount threads_{3};
+};
+
 }  // namespace
 
-TEST(ExecHost, ForEachCellVisitsEveryCellOfTheBoxOnce) {
+TEST_F(ExecHost, ForEachCellVisitsEveryCellOfTheBoxOnce) {
   // Below and above the size from which loops run on all threads.
   for (const Box b : {Box{{-2, -1, 0}, {5, 4, 3}}, Box{{-3, -3, -3}, {40, 37, 29}}}) {
     std::vector<int> visits(std::size_t(b.cells()), 0);
-    for_each_cell(Host{}, b, [&](int i, int j, int k) { ++visits[std::size_t(slot(b, i, j, k))]; });
+    std::vector<int> threads(3, 0);  // the cells each thread visited (a slot per thread)
+    for_each_cell(Host{}, b, [&](int i, int j, int k) {
+      ++visits[std::size_t(slot(b, i, j, k))];
+      ++threads[std::size_t(omp_get_thread_num())];
+    });
     for (int v : visits) ASSERT_EQ(v, 1);
+    const bool large = b.cells() >= kParallelCells;
+    for (int t = 1; t < 3; ++t) EXPECT_EQ(threads[std::size_t(t)] > 0, large) << "thread " << t;
   }
 }
 
-TEST(ExecHost, AnEmptyBoxDoesNothingAndReducesToTheIdentity) {
+TEST_F(ExecHost, AnEmptyBoxDoesNothingAndReducesToTheIdentity) {
   int calls = 0;
   const Box empty{{0, 0, 0}, {4, 0, 4}};
   for_each_cell(Host{}, empty, [&](int, int, int) { ++calls; });
@@ -62,7 +75,7 @@ TEST(ExecHost, AnEmptyBoxDoesNothingAndReducesToTheIdentity) {
   EXPECT_EQ(m.value, -5.0);
 }
 
-TEST(ExecHost, ReductionsAgreeWithAPlainLoop) {
+TEST_F(ExecHost, ReductionsAgreeWithAPlainLoop) {
   for (const Box b : {Box{{0, 0, 0}, {9, 5, 3}}, Box{{-3, 0, -1}, {61, 50, 21}}}) {
     double sum = 0, mn = INFINITY, mx = -INFINITY;
     for (int k = b.lo[2]; k < b.hi[2]; ++k)
@@ -85,7 +98,7 @@ TEST(ExecHost, ReductionsAgreeWithAPlainLoop) {
   }
 }
 
-TEST(ExecHost, MaxKeepNaNKeepsANaNThatMaxIgnores) {
+TEST_F(ExecHost, MaxKeepNaNKeepsANaNThatMaxIgnores) {
   const Box b{{0, 0, 0}, {64, 32, 16}};
   auto body = [](int i, int j, int k, auto& acc) {
     acc.add(i == 17 && j == 9 && k == 3 ? NAN : double(i + j + k));
@@ -99,14 +112,14 @@ TEST(ExecHost, MaxKeepNaNKeepsANaNThatMaxIgnores) {
   EXPECT_EQ(max_keep_nan(1.0, 2.0), 2.0);
 }
 
-TEST(ExecHost, ASumOfRoundedValuesRepeatsBitForBit) {
+TEST_F(ExecHost, ASumOfRoundedValuesRepeatsBitForBit) {
   const Box b{{0, 0, 0}, {70, 60, 50}};
   auto body = [](int i, int j, int k, Sum<double>& acc) { acc.add(1.0 / (1 + i + 3 * j + 7 * k)); };
   const double first = reduce_cells(Host{}, b, Sum<double>{}, body).value;
   for (int r = 0; r < 3; ++r) EXPECT_EQ(reduce_cells(Host{}, b, Sum<double>{}, body).value, first);
 }
 
-TEST(ExecHost, TheFirstCellIsTheSmallestIndexWhereverItLies) {
+TEST_F(ExecHost, TheFirstCellIsTheSmallestIndexWhereverItLies) {
   const Box b{{0, 0, 0}, {50, 40, 30}};
   const auto first = reduce_cells(
       Host{}, b, Min<std::int64_t>{}, [&](int i, int j, int k, Min<std::int64_t>& acc) {
@@ -119,7 +132,7 @@ TEST(ExecHost, TheFirstCellIsTheSmallestIndexWhereverItLies) {
   EXPECT_EQ(none.value, highest<std::int64_t>());
 }
 
-TEST(ExecHost, ABoxOfFewLongRowsIsSharedOutAlongX) {
+TEST_F(ExecHost, ABoxOfFewLongRowsIsSharedOutAlongX) {
   // Above the parallel size with fewer rows than threads: split along x instead.
   for (const Box b : {Box{{-2, 0, 0}, {40000, 1, 1}}, Box{{0, 0, 0}, {20000, 2, 1}}}) {
     std::vector<int> visits(std::size_t(b.cells()), 0);
