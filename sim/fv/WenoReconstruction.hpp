@@ -18,6 +18,16 @@
 //          the smoothest), where theta-minmod clips the slope to zero and the extremum
 //          with it: first order in L-infinity on the vortex.
 //   weno3: degree 2 from the three stencils {i-2..i}, {i-1..i+1}, {i..i+2} (5 cells).
+//          Where the three candidates are alike (optimal_mix_switch), the polynomial
+//          is their optimal mix, 1/6, 2/3, 1/6: its slope (u[-2] - 8 u[-1] + 8 u[1] -
+//          u[2]) / 12 makes its face values exact for cubics, one order above a single
+//          quadratic's (the polynomial stays exact for quadratics). Near a discontinuity it is the
+//          WENO mix, and a blend in between. The weights alone (1, 10^5, 1) keep the centred
+//          quadratic on smooth data (Table XII's errors up to 1.4 times the paper's, 5 times the
+//          optimal mix's); linear
+//          weights of 1, 4, 1 put the optimal mix through the WENO weights, which then
+//          leave it wherever two indicators differ by 4^(1/4), and widened Brio-Wu's
+//          error in conserved variables by 13% (docs/fv.md has both).
 //   weno4: degree 3 from the four stencils {i-3..i}, ..., {i..i+3} (7 cells).
 // Weights: omega_k proportional to lambda_k / (eps + IS_k)^4 with lambda = 10^5 for the
 // centred stencils and 1 for the others (the centred ones are preferred wherever the data
@@ -103,10 +113,12 @@ constexpr double weno2_floor_fraction(int cells) {
 
 // The weights of three candidates (left, centred, right) from their indicators, before
 // normalisation (multiply by inv): the centred one preferred by lambda; smooth is
-// omega_c / gamma_c with gamma_c = lambda / (lambda + 2). weno2 and weno3 share them.
+// omega_c / gamma_c with gamma_c = lambda / (lambda + 2); spread is (eps + IS_min) /
+// (eps + IS_max), 1 where the candidates are alike (weno3's optimal_mix_switch). weno2 and
+// weno3 share them.
 template <class T>
 struct ThreeWeights {
-  T l, c, r, inv, smooth;
+  T l, c, r, inv, smooth, spread;
 };
 
 template <class T>
@@ -120,7 +132,49 @@ FLUXVIEW_HD ThreeWeights<T> three_weights(T isl, T isc, T isr, T floor) {
   w.r = weno_relative_weight(isr, is_min, eps);
   w.inv = T(1) / (w.l + w.c + w.r);
   w.smooth = w.c * w.inv * (lam + T(2)) / lam;
+  w.spread = (is_min + eps) / (fv_max(isl, fv_max(isc, isr)) + eps);
   return w;
+}
+
+// The switch of the cross modes from the smoothness of the lines along both of their
+// axes: 1 (cross modes kept) where the centred candidates kept at least half their
+// linear weight, 0 below a quarter, linear in between. It is exactly 1 on smooth, resolved
+// data and on polynomials of the design degree, so it costs no accuracy there.
+template <class T>
+FLUXVIEW_HD T cross_mode_switch(T smooth) {
+  return fv_min(T(1), fv_max(T(0), T(4) * smooth - T(1)));
+}
+
+// weno3's switch from the WENO mix to the optimal one (1/6, 2/3, 1/6): 1 where every
+// candidate's indicator is within 16 times the smallest, 0 beyond 32 times, linear in the
+// spread between. 16 is about where the weights themselves stop preferring the centred
+// candidate ((10^5)^(1/4) = 17.8); a stencil across a jump has an indicator thousands of
+// times the others'. On smooth data the indicators differ by O(h), so the switch is 1 and
+// costs no accuracy. Measured in docs/fv.md: a switch at 2 to 4 times (or the cross
+// modes' switch alone, which lets a candidate across a jump into the mix) lost half the
+// gain on the vortex, or overshot at a jump next to the centred stencil.
+inline constexpr double kWeno3OptimalSpread = 1.0 / 32;
+template <class T>
+FLUXVIEW_HD T optimal_mix_switch(T spread) {
+  return fv_min(T(1), fv_max(T(0), spread / T(kWeno3OptimalSpread) - T(1)));
+}
+
+// And only where the five averages are no rougher than a resolved wave: the indicators'
+// spread cannot tell noise at the grid scale (random data, say) from smooth data, since
+// noise makes every candidate equally rough. Their fourth difference can: on a smooth field
+// |u0 - 4 u1 + 6 u2 - 4 u3 + u4| is O(h^4) against the five cells' range (0.39 of it on a
+// sine of six cells a wavelength), on noise about twice the range or more. With
+// r^2 = d4^2 / (range^2 + floor): 1 up to r = 1/2, 0 from r = 1, linear in r^2 between.
+// The floor (weno_floor: variations below a millionth of the variable's scale) keeps the
+// gate at 1 where a field is flat to rounding, so that rounding there does not flip it.
+template <class T>
+FLUXVIEW_HD T resolved_data_gate(const T u[5], T floor) {
+  const T d4 = u[0] - T(4) * u[1] + T(6) * u[2] - T(4) * u[3] + u[4];
+  const T lo = fv_min(fv_min(fv_min(u[0], u[1]), fv_min(u[2], u[3])), u[4]);
+  const T hi = fv_max(fv_max(fv_max(u[0], u[1]), fv_max(u[2], u[3])), u[4]);
+  const T scale2 = (hi - lo) * (hi - lo) + floor;
+  if (!(scale2 > T(0))) return T(1);  // flat data: every mix is the same
+  return fv_min(T(1), fv_max(T(0), (T(4) / T(3)) * (T(1) - d4 * d4 / scale2)));
 }
 
 // Piecewise linear: the theta-minmod slope of FvPhysics.hpp as the P1 mode (the second-
@@ -155,9 +209,10 @@ struct SlopeRule {
 };
 
 // Third order: u[0..4] are the averages of cells i-2 .. i+2; floor: weno_floor of the
-// variable's scale (0: scale-free weights).
+// variable's scale (0: scale-free weights); optimal: false keeps the WENO mix everywhere
+// (MHD: CellReconstruction.hpp says why).
 template <class T>
-FLUXVIEW_HD LineModes<T> weno3_line_modes(const T u[5], T floor = T(0)) {
+FLUXVIEW_HD LineModes<T> weno3_line_modes(const T u[5], T floor = T(0), bool optimal = true) {
   const T h = T(0.5);
   // Candidate modes (x, xx) on the left, centred and right stencils (exact for quadratics:
   // the mean of P1 over the cell at offset j is j, of P2 it is j^2).
@@ -173,6 +228,11 @@ FLUXVIEW_HD LineModes<T> weno3_line_modes(const T u[5], T floor = T(0)) {
   m.x = (w.l * lx + w.c * cx + w.r * rx) * w.inv;
   m.xx = (w.l * lxx + w.c * cxx + w.r * rxx) * w.inv;
   m.smooth = w.smooth;
+  // Where the data are smooth, the quadratics' optimal mix instead (the header says why).
+  const T sixth = T(1) / T(6);
+  const T g = optimal ? optimal_mix_switch(w.spread) * resolved_data_gate(u, floor) : T(0);
+  m.x += g * ((lx + T(4) * cx + rx) * sixth - m.x);
+  m.xx += g * ((lxx + T(4) * cxx + rxx) * sixth - m.xx);
   return m;
 }
 
@@ -245,15 +305,6 @@ FLUXVIEW_HD LineModes<T> weno4_line_modes(const T u[7], T floor = T(0)) {
   m.xxx *= inv;
   m.smooth = (w[1] + w[2]) * inv * (T(2) * lam + T(2)) / (T(2) * lam);
   return m;
-}
-
-// The switch of the cross modes from the smoothness of the lines along both of their
-// axes: 1 (cross modes kept) where the centred candidates kept at least half their
-// linear weight, 0 below a quarter, linear in between. It is exactly 1 on smooth, resolved
-// data and on polynomials of the design degree, so it costs no accuracy there.
-template <class T>
-FLUXVIEW_HD T cross_mode_switch(T smooth) {
-  return fv_min(T(1), fv_max(T(0), T(4) * smooth - T(1)));
 }
 
 // WENO-Z at fifth order: the value at the face i+1/2 seen from cell i, from the averages

@@ -13,6 +13,8 @@
 //     for a variable of scale s, k = 1e-6 (0.1 / N for weno2 along an axis of N cells; 0
 //     where a test asks for scale-free weights; the caller gives (k s)^2); `smooth` is
 //     the centred stencils' share of the weight over their share of the linear weights;
+//   * at degree 2 the result then moves towards the three quadratics' optimal mix (1/6,
+//     2/3, 1/6) by g = clamp(32 (eps + IS_min) / (eps + IS_max) - 1, 0, 1);
 //   * WENO-Z at fifth order (Borges et al. 2008): the three parabolas' face values, Jiang
 //     and Shu's indicators, tau = |beta_0 - beta_2|, weights d_k (1 + (tau / (beta_k + eps))^2)
 //     with the betas and tau divided by their sum and eps = 1e-10 (docs/fv.md).
@@ -153,6 +155,34 @@ inline LineModesModel weno_line_model(int degree, const Tracked* u,
     *out[n] = s / total;
   }
   m.smooth = cw / total / rounded(lin_central / lin_total, 2);
+  if (degree == 2) {
+    // Where the three quadratics' indicators agree to within 16 times, their optimal mix
+    // 1/6, 2/3, 1/6 (exact at the faces for cubics), the WENO mix where 32 times apart,
+    // blended linearly in (eps + IS_min) / (eps + IS_max) between (docs/fv.md).
+    const Tracked lo = min(is[0], min(is[1], is[2])), hi = max(is[0], max(is[1], is[2]));
+    const Tracked spread = (lo + eps) / (hi + eps);
+    // The clamped ends are exact (min and max would carry the ramp's error bound into them).
+    const Tracked ramp = spread * rounded(32, 0) - Tracked(1);
+    const Tracked g_spread = ramp.v >= 1 ? Tracked(1) : ramp.v <= 0 ? Tracked(0) : ramp;
+    // Times the gate of resolved data: with r^2 = d4^2 / (range^2 + floor), d4 the fourth
+    // difference of the five averages, 1 up to r = 1/2, 0 from r = 1, linear in r^2 between;
+    // 1 on flat data.
+    const Tracked d4 =
+        u[0] - rounded(4, 0) * u[1] + rounded(6, 0) * u[2] - rounded(4, 0) * u[3] + u[4];
+    const Tracked range = max(max(max(u[0], u[1]), max(u[2], u[3])), u[4]) -
+                          min(min(min(u[0], u[1]), min(u[2], u[3])), u[4]);
+    const Tracked scale2 = range * range + floor;
+    Tracked gate(1);
+    if (scale2.v > 0) {
+      const Tracked lin = rounded(4.0L / 3, 1) * (Tracked(1) - d4 * d4 / scale2);
+      gate = lin.v >= 1 ? Tracked(1) : lin.v <= 0 ? Tracked(0) : lin;
+    }
+    const Tracked g = g_spread * gate;
+    for (int n = 0; n < 2; ++n) {
+      const Tracked optimal = (a[0][n] + rounded(4, 0) * a[1][n] + a[2][n]) / 6;
+      *out[n] = *out[n] + g * (optimal - *out[n]);
+    }
+  }
   return m;
 }
 
