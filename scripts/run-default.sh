@@ -9,5 +9,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake --preset default
-cmake --build --preset default -j"$(nproc)" --target fluxview
+# (nproc without OMP_NUM_THREADS, which it would take as the count of cores)
+cmake --build --preset default -j"$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)" --target fluxview
 exec ./build/app/fluxview "$@"

@@ -23,6 +23,9 @@ if [ "${free_mb:-0}" -lt 3000 ]; then
 fi
 bash scripts/install-deps.sh
 took "installing the packages"
+# The cores, for the builds and ctest; nproc would take OMP_NUM_THREADS, set for the tests
+# below and perhaps by the user, as the count.
+cores=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
 # With a GPU here the gpu tests run on it: device code for that GPU, optimised as a user's
 # build is (the ci preset's PTX at NVVM -O0 is for machines without one, which never run it;
 # the driver would compile it for the GPU at each kernel's first launch, and slow code).
@@ -33,7 +36,7 @@ if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
     -DFLUXVIEW_CUDA_HOST_OPTIMIZATION=-O3 "-DCMAKE_CUDA_FLAGS_RELEASE=-O3 -DNDEBUG")
 fi
 cmake --preset ci "${on_gpu[@]}"
-cmake --build --preset ci -j"$(nproc)"
+cmake --build --preset ci -j"$cores"
 took "the ci build"
 # What a build for one architecture with Debian 12's GCC cannot see: a CUDA source that does
 # not build for the oldest or newest architecture of the default list, and a standard header
@@ -64,7 +67,7 @@ took "the fuzzing"
 # paths are tested on three threads by tests that set their own count (tests/support/ThreadCount.hpp).
 status=0
 OMP_NUM_THREADS=1 xvfb-run -a -s "-screen 0 1280x1024x24" \
-  ctest --preset ci -j"$(nproc)" --timeout 900 --repeat until-pass:2 "$@" || status=$?
+  ctest --preset ci -j"$cores" --timeout 900 --repeat until-pass:2 "$@" || status=$?
 took "the test suite"
 echo "test.sh: the builds take $(du -sm build-ci build-asan build-fuzz 2>/dev/null | awk '{s += $1} END {print s}') MB"
 exit $status
