@@ -162,9 +162,10 @@ FLUXVIEW_HD T optimal_mix_switch(T spread) {
 // And only where the five averages are no rougher than a resolved wave: the indicators'
 // spread cannot tell noise at the grid scale (random data, say) from smooth data, since
 // noise makes every candidate equally rough. Their fourth difference can: on a smooth field
-// |u0 - 4 u1 + 6 u2 - 4 u3 + u4| is O(h^4) against the five cells' range (0.39 of it on a
-// sine of six cells a wavelength), on noise about twice the range or more. With
-// r^2 = d4^2 / (range^2 + floor): 1 up to r = 1/2, 0 from r = 1, linear in r^2 between.
+// d4 = u0 - 4 u1 + 6 u2 - 4 u3 + u4 is O(h^4) where the five cells' range is O(h); on a
+// sine, |d4| / range is at most 0.34 at 8 cells a wavelength, 0.67 at 6 and 1.06 at 5
+// (at its extrema), on noise about 2 or more. With r^2 = d4^2 / (range^2 + floor): 1 up
+// to r = 1/2 (fully open from about 7 cells a wavelength), 0 from r = 1, linear in r^2.
 // The floor (weno_floor: variations below a millionth of the variable's scale) keeps the
 // gate at 1 where a field is flat to rounding, so that rounding there does not flip it.
 template <class T>
