@@ -33,9 +33,13 @@
 # (30 s; its solver loops run here in Brio-Wu's higher orders and Athena++ comparison).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The cores, for the build and ctest. nproc reads OMP_NUM_THREADS, set to 1 for the tests
+# below (with it exported first, ctest ran one test at a time: 694 s, 2026-11-29), so the
+# cores are counted without it.
+jobs=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
 cmake --preset asan >/dev/null
 # Only the test programs of the two labels run here (and the executable they call).
-cmake --build --preset asan -j"$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)" --target tests_unit tests_physics
+cmake --build --preset asan -j"$jobs" --target tests_unit tests_physics
 starts_mpi="Amr|AdaptiveMesh|insitu_amr|Cli.FolderOptionsAreChecked"
 slow="FvSchemeShocks.ShuOsher|FvSedov.Octant|FvSchemeOrder.Vortex|AmrSedov.Octant|\
 AmrConservation.PeriodicBlast|AmrMhd.PeriodicMagnetisedBlast|MhdVortex.EveryScheme|\
@@ -44,9 +48,7 @@ Checkpoint.AdaptiveMeshRestartsThroughTheFile|AmrRungeKutta.TheHigherOrderScheme
 AmrMhd.BrioWuWithinTwentyPercent|ModalSchemeOrder.Vortex|MhdBrioWu.DensityConverges"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # One OpenMP thread a test, as in test.sh (ctest runs a test on each core); the tests of the
-# threaded paths set their own count. nproc reads OMP_NUM_THREADS (with it exported
-# first, ctest ran one test at a time: 694 s, 2026-11-29), so the cores are counted without it.
-jobs=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
+# threaded paths set their own count.
 export OMP_NUM_THREADS=1
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   ctest --preset asan -L "unit|physics" -j"$jobs" --timeout 900 \
